@@ -1,0 +1,190 @@
+"""The click commands: parse options, call one library function, print its result.
+
+No logic lives here; every command has a typed function behind it that tests call directly.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from engram import __version__
+from engram.errors import EngramError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fails_cleanly(func: F) -> F:
+    """EngramError -> its message on stderr and exit 1 (the message names the file and field)."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except EngramError as exc:
+            for line in str(exc).splitlines():
+                click.echo(line if line.startswith("engram:") else f"engram: {line}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _scope_options(func: F) -> F:
+    func = click.option("--no-global", is_flag=True, help="Ignore the global memory folder.")(func)
+    func = click.option("--workspace", metavar="DIR",
+                        help="Project dir (or its .engram/); default: search upward.")(func)
+    return func
+
+
+def _request(**kwargs: Any) -> Any:
+    from engram.pipeline import Request
+
+    return Request(cwd=str(Path.cwd()), **kwargs)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="engram")
+def cli() -> None:
+    """Give coding agents the right project memory at the right moment.
+
+    \b
+    Example:
+      engram load "add a database migration"
+    """
+
+
+@cli.command(epilog='Example: engram load --dry-run "cut a release"')
+@click.argument("query", required=False, default="")
+@click.option("--path", "paths", multiple=True, metavar="FILE",
+              help="A file the task touches (repeatable): loads memories whose applies_to match.")
+@click.option("--dry-run", is_flag=True, help="Explain the routing; print no memory content.")
+@click.option("--all", "all_", is_flag=True, help="Every related memory as a body, no limit.")
+@click.option("--full", is_flag=True, help="Every pack member as a body (same as "
+              "--disclosure full).")
+@click.option("--disclosure", type=click.Choice(["auto", "full"]), default=None,
+              help="auto: top bodies then cards; full: all bodies.")
+@click.option("--id", "ids", multiple=True, metavar="ID[,ID]",
+              help="Fetch exactly these memories as bodies (repeatable or comma list).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Pack size (default 8).")
+@click.option("--expand-top", type=click.IntRange(min=0), default=None,
+              help="How many best-ranked members print as bodies (default 3).")
+@click.option("--budget-tokens", type=click.IntRange(min=1), default=None,
+              help="Cap the output at about N tokens (characters / 4).")
+@click.option("--role", default=None, help="Active role (default: $ENGRAM_ROLE).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of text.")
+@_scope_options
+@_fails_cleanly
+def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bool,
+         disclosure: str | None, ids: tuple[str, ...], limit: int | None,
+         expand_top: int | None, budget_tokens: int | None, role: str | None, as_json: bool,
+         workspace: str | None, no_global: bool) -> None:
+    """The context pack for a task: the few memories that matter, prerequisites first."""
+    from engram import pipeline, report
+
+    request = _request(query=query, paths=paths, workspace=workspace, use_global=not no_global,
+                       role=role, limit=limit, expand_top=expand_top,
+                       disclosure="full" if full else disclosure, all=all_, ids=ids,
+                       budget_tokens=budget_tokens, record_fetch=not dry_run)
+    pack, rendered = pipeline.load(request)
+    for line in report.stderr_lines(pack):
+        click.echo(line, err=True)
+    if dry_run:
+        click.echo(report.dry_run(pack), nl=False)
+    elif as_json:
+        click.echo(report.as_json(pack, rendered), nl=False)
+    else:
+        click.echo(rendered.text, nl=False)
+
+
+@cli.command(epilog='Example: engram search "migrations"')
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of text.")
+@click.option("--role", default=None, help="Active role (default: $ENGRAM_ROLE).")
+@_scope_options
+@_fails_cleanly
+def search(query: str, as_json: bool, role: str | None, workspace: str | None,
+           no_global: bool) -> None:
+    """Every memory matching QUERY, ranked, one card per line with its score (no gate)."""
+    from engram import pipeline, report
+
+    hits = pipeline.search(_request(query=query, workspace=workspace, use_global=not no_global,
+                                    role=role))
+    click.echo(report.search_json(hits) if as_json else report.search_text(hits), nl=False)
+
+
+@cli.command(epilog="Example: engram check")
+@_scope_options
+@_fails_cleanly
+def check(workspace: str | None, no_global: bool) -> None:
+    """Validate every memory in both scopes; exit 1 if any error."""
+    from engram import maintain
+
+    problems = maintain.check(_request(workspace=workspace, use_global=not no_global))
+    for problem in problems:
+        click.echo(str(problem) if problem.severity == "error" else f"{problem} (warning)")
+    errors = sum(1 for p in problems if p.severity == "error")
+    click.echo(f"engram check: {errors} errors, {len(problems) - errors} warnings")
+    if errors:
+        sys.exit(1)
+
+
+@cli.command(epilog="Example: engram verify release-checklist")
+@click.argument("ids", nargs=-1)
+@_scope_options
+@_fails_cleanly
+def verify(ids: tuple[str, ...], workspace: str | None, no_global: bool) -> None:
+    """Record the current hashes of the memories' sources in .engram/sources.lock."""
+    from engram import maintain
+
+    result = maintain.verify(_request(workspace=workspace, use_global=not no_global), ids)
+    for line in result.problems:
+        click.echo(line, err=True)
+    click.echo(f"engram: recorded sources of {len(result.recorded)} memories in "
+               f"{result.lock_path}")
+    if result.problems:
+        sys.exit(1)
+
+
+@cli.command(epilog="Example: engram init")
+@click.option("--workspace", metavar="DIR", default=".", help="Project dir (default: here).")
+@_fails_cleanly
+def init(workspace: str) -> None:
+    """Create .engram/ with a README, examples, .engramignore and .gitignore (never overwrites)."""
+    from engram import maintain
+
+    created = maintain.init(Path(workspace))
+    for path in created:
+        click.echo(f"created {path}")
+    if not created:
+        click.echo("engram: .engram/ already complete; nothing written")
+
+
+@cli.command(epilog="Example: engram graph --rebuild")
+@click.argument("topic", required=False)
+@click.option("--rebuild", is_flag=True, help="Force a full re-index first.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of text.")
+@_scope_options
+@_fails_cleanly
+def graph(topic: str | None, rebuild: bool, as_json: bool, workspace: str | None,
+          no_global: bool) -> None:
+    """The dependency graph: layers, missing prerequisites, cycles, shadowed ids."""
+    from engram import graph as graph_mod
+
+    report = graph_mod.analyze(_request(workspace=workspace, use_global=not no_global),
+                               topic=topic, rebuild=rebuild)
+    click.echo(graph_mod.format_json(report) if as_json else graph_mod.format_text(report),
+               nl=False)
+
+
+@cli.command(epilog="Example: echo '{...}' | engram hook claude")
+@click.argument("host")
+def hook(host: str) -> None:
+    """The hook runtime a host calls: reads one JSON payload on stdin; always exits 0."""
+    from engram.entry import _hook
+
+    _hook(host)

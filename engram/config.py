@@ -1,0 +1,229 @@
+"""Settings: `<workspace>/.engram/config.yaml` over `$ENGRAM_HOME/config.yaml` over defaults.
+
+A bad value is never ignored: it raises ConfigError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engram.errors import ConfigError
+
+CONFIG_FILE = "config.yaml"
+DEFAULT_FIELD_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("id", 3.0),
+    ("tags", 3.0),
+    ("directive", 3.0),
+    ("triggers", 2.0),
+    ("summary", 2.0),
+    ("body", 1.0),
+)
+WEIGHTS_KEY = "load.field_weights"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Resolved settings; field `load_limit` is key `load.limit` in a config file."""
+
+    load_limit: int = 8
+    load_expand_top: int = 3
+    load_disclosure: str = "auto"  # auto | full
+    load_budget_tokens: int | None = None
+    load_field_weights: tuple[tuple[str, float], ...] = DEFAULT_FIELD_WEIGHTS
+    hooks_enabled: bool = True
+    hooks_path_rules: str = "native"  # native | hook
+    hooks_max_path_bodies: int = 3
+    hooks_proof: bool = True
+    hooks_min_prompt_chars: int = 8
+
+    def field_weight(self, name: str) -> float:
+        return dict(self.load_field_weights)[name]
+
+
+def load_config(workspace_dir: str | None, home_dir: str) -> Config:
+    """The settings for a workspace (its `.engram` folder, or None) and the global root."""
+    config = Config()
+    for root in (home_dir, workspace_dir):  # later files override earlier ones, key by key
+        if root is None:
+            continue
+        path = os.path.join(root, CONFIG_FILE)
+        if not os.path.isfile(path):
+            continue
+        config = _apply(config, _read(path), path)
+    return config
+
+
+def _read(path: str) -> dict[str, Any]:
+    # Lazy: most runs have no config file, and yaml costs ~10 ms to import.
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            data = yaml.safe_load(handle)
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else 1
+        problem = exc.problem or exc.context or "cannot be parsed"
+        raise ConfigError(f"{path}:{line}: invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {str(exc).strip()}") from None
+    if data is None:
+        return {}  # an empty or all-comment file is a valid "no settings"
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings such as `load: {{limit: 5}}`, "
+                          f"got {_describe(data)}")
+    return data
+
+
+# --- Values ----------------------------------------------------------------------------------
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, bool | int | float):
+        return str(value).lower() if isinstance(value, bool) else repr(value)
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
+
+
+def _integer(minimum: int, what: str) -> Callable[[object], int]:
+    def convert(value: object) -> int:
+        if isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
+            value = int(value.strip())
+        if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+            return value
+        raise ValueError(f"expected {what}, got {_describe(value)}")
+
+    return convert
+
+
+def _budget(value: object) -> int | None:
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "null")):
+        return None  # lets a workspace switch off a budget its global config set
+    return _integer(1, "a positive integer or none")(value)
+
+
+def _choice(*choices: str) -> Callable[[object], str]:
+    def convert(value: object) -> str:
+        if isinstance(value, str) and value.strip().lower() in choices:
+            return value.strip().lower()
+        raise ValueError(f"expected {' or '.join(choices)}, got {_describe(value)}")
+
+    return convert
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _switch(value: object) -> bool:
+    # YAML 1.1 already reads bare on/off/yes/no as booleans; quoted ones arrive as strings.
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(f"expected on or off (true or false), got {_describe(value)}")
+
+
+def _weight(value: object) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        if value != value or value == float("inf"):
+            raise ValueError(f"expected a positive number, got {value!r}")
+        return float(value)
+    raise ValueError(f"expected a positive number, got {_describe(value)}")
+
+
+_CONVERTERS: dict[str, Callable[[object], Any]] = {
+    "load.limit": _integer(1, "a positive integer"),
+    "load.expand_top": _integer(0, "an integer of 0 or more"),
+    "load.disclosure": _choice("auto", "full"),
+    "load.budget_tokens": _budget,
+    "hooks.enabled": _switch,
+    "hooks.path_rules": _choice("native", "hook"),
+    "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
+    "hooks.proof": _switch,
+    "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+}
+KEYS = (*_CONVERTERS, WEIGHTS_KEY)
+SECTIONS = ("load", "hooks")
+WEIGHT_FIELDS = tuple(name for name, _ in DEFAULT_FIELD_WEIGHTS)
+
+
+# --- Layering --------------------------------------------------------------------------------
+
+
+def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, object]:
+    """`{load: {limit: 5}}` and `{load.limit: 5}` both become `{"load.limit": 5}`."""
+    flat: dict[str, object] = {}
+
+    def put(key: str, value: object) -> None:
+        if key in flat:
+            raise ConfigError(f"{path}: {key}: set twice in this file")
+        flat[key] = value
+
+    for raw_key, value in data.items():
+        key = prefix + str(raw_key)
+        if key in KEYS:
+            put(key, value)
+        elif key.startswith(WEIGHTS_KEY + "."):
+            put(key, value)  # `load.field_weights.id: 4`
+        elif key in SECTIONS and value is None:
+            continue  # `load:` with every setting commented out
+        elif key in SECTIONS and isinstance(value, dict):
+            for inner, inner_value in _flatten(value, path, key + ".").items():
+                put(inner, inner_value)
+        elif key in SECTIONS:
+            raise ConfigError(f"{path}: {key}: expected a mapping of settings, "
+                              f"got {_describe(value)}")
+        else:
+            match = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.6)
+            hint = f"; did you mean {match[0]}?" if match else ""
+            raise ConfigError(f"{path}: {key}: unknown key{hint}")
+    return flat
+
+
+def _apply(config: Config, data: dict[str, Any], path: str) -> Config:
+    changes: dict[str, Any] = {}  # values checked by their converter, typed per key
+    weights = dict(config.load_field_weights)
+    for key, value in _flatten(data, path).items():
+        if key == WEIGHTS_KEY:
+            if not isinstance(value, dict):
+                raise ConfigError(f"{path}: {key}: expected a mapping such as `{{id: 4, body: 1}}`,"
+                                  f" got {_describe(value)}")
+            for name, weight in value.items():
+                weights[_weight_field(path, str(name))] = _convert(
+                    _weight, weight, path, f"{key}.{name}")
+        elif key.startswith(WEIGHTS_KEY + "."):
+            name = _weight_field(path, key.removeprefix(WEIGHTS_KEY + "."))
+            weights[name] = _convert(_weight, value, path, key)
+        else:
+            changes[key.replace(".", "_")] = _convert(_CONVERTERS[key], value, path, key)
+    changes["load_field_weights"] = tuple((name, weights[name]) for name in WEIGHT_FIELDS)
+    return replace(config, **changes)
+
+
+def _weight_field(path: str, name: str) -> str:
+    if name in WEIGHT_FIELDS:
+        return name
+    known = ", ".join(WEIGHT_FIELDS)
+    raise ConfigError(f"{path}: {WEIGHTS_KEY}.{name}: unknown field; known fields: {known}")
+
+
+def _convert(convert: Callable[[object], Any], value: object, path: str, key: str) -> Any:
+    try:
+        return convert(value)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {key}: {exc}") from None

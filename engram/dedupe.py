@@ -1,0 +1,78 @@
+"""Near-duplicate memories: bottom-k shingle sketches computed at index time, grouped without
+any pairwise pass over the whole scope.
+
+A pack holds at most one member of a group; `check` and `graph` report the groups.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import re
+import sqlite3
+import zlib
+
+SHINGLE_WORDS = 5
+SKETCH_SIZE = 32
+BAND_KEYS = 4  # the smallest hashes double as bucket keys: near-duplicates share them
+MIN_SHINGLES = 8  # too little text to call two memories duplicates
+THRESHOLD = 0.9  # the dev set's definition: >= 90% of 5-word shingles shared
+MAX_BUCKET = 64  # a bucket that large is boilerplate, not duplication
+_WORD = re.compile(r"\w+")
+
+
+def body_signature(text: str) -> list[int]:
+    """The SKETCH_SIZE smallest 32-bit hashes of the text's 5-word shingles (sorted)."""
+    words = _WORD.findall(text.lower())
+    if len(words) < SHINGLE_WORDS + MIN_SHINGLES - 1:
+        return []
+    hashes = {zlib.crc32(" ".join(words[i:i + SHINGLE_WORDS]).encode())
+              for i in range(len(words) - SHINGLE_WORDS + 1)}
+    return sorted(heapq.nsmallest(SKETCH_SIZE, hashes))
+
+
+def similarity(a: list[int], b: list[int]) -> float:
+    """Bottom-k estimate of the Jaccard similarity of the two shingle sets."""
+    if not a or not b:
+        return 0.0
+    union = heapq.nsmallest(SKETCH_SIZE, set(a) | set(b))
+    both = set(a) & set(b)
+    return sum(1 for h in union if h in both) / len(union)
+
+
+def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
+    """id -> group name (the group's lexically first id), for members of groups only."""
+    buckets: dict[int, list[str]] = {}
+    for mid in sorted(signatures):
+        for h in signatures[mid][:BAND_KEYS]:
+            buckets.setdefault(h, []).append(mid)
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for members in buckets.values():
+        if len(members) < 2 or len(members) > MAX_BUCKET:
+            continue
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                if find(a) != find(b) and similarity(signatures[a], signatures[b]) >= THRESHOLD:
+                    ra, rb = sorted((find(a), find(b)))
+                    parent[rb] = ra
+    out: dict[str, str] = {}
+    for mid in parent:
+        out[mid] = find(mid)
+    for root in set(out.values()):
+        out[root] = root
+    return out
+
+
+def assign_groups(conn: sqlite3.Connection) -> None:
+    rows = conn.execute("SELECT id, signature FROM memories WHERE active=1"
+                        " AND signature IS NOT NULL AND signature != '[]'").fetchall()
+    found = groups({mid: json.loads(sig) for mid, sig in rows})
+    conn.execute("UPDATE memories SET dup_group=NULL WHERE dup_group IS NOT NULL")
+    conn.executemany("UPDATE memories SET dup_group=? WHERE id=? AND active=1",
+                     ((group, mid) for mid, group in sorted(found.items())))

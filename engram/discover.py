@@ -1,0 +1,111 @@
+"""Walk a scope root and list its memory files, applying the scope's `.engramignore`.
+
+pathspec is imported here only, and only when an ignore file or a glob actually needs it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engram.model import Problem
+
+IGNORE_FILE = ".engramignore"
+NOT_MEMORIES = frozenset({"README.md"})
+
+
+@dataclass(frozen=True)
+class FileStat:
+    rel: str  # posix, relative to the scope root
+    mtime_ns: int
+    size: int
+
+
+def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
+    """Every `*.md` below root (sorted), skipping dot-folders, READMEs and escaping symlinks."""
+    found: list[FileStat] = []
+    problems: list[Problem] = []
+    try:
+        real_root = os.path.realpath(root)
+    except OSError:
+        return found, problems
+    seen_dirs: set[str] = {real_root}
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = prefix + name
+            try:
+                is_link = entry.is_symlink()
+                if is_link:
+                    target = os.path.realpath(entry.path)
+                    if not (target == real_root or target.startswith(real_root + os.sep)):
+                        if name.endswith(".md") or os.path.isdir(entry.path):
+                            problems.append(Problem(rel, 1, "file",
+                                                    "symlink points outside the scope root; "
+                                                    "not followed", "warning"))
+                        continue
+                if entry.is_dir():
+                    real = os.path.realpath(entry.path)
+                    if real not in seen_dirs:  # a symlink loop inside the root
+                        seen_dirs.add(real)
+                        stack.append((entry.path, rel + "/"))
+                    continue
+                if not name.endswith(".md") or name in NOT_MEMORIES:
+                    continue
+                st = entry.stat()
+            except OSError:
+                continue
+            found.append(FileStat(rel, st.st_mtime_ns, st.st_size))
+    found.sort(key=lambda f: f.rel)
+    return found, problems
+
+
+def ignore_signature(root: Path) -> str:
+    """Changes whenever the ignore file does, so the index knows to re-evaluate it."""
+    try:
+        st = (root / IGNORE_FILE).stat()
+    except OSError:
+        return "none"
+    return f"{st.st_mtime_ns}:{st.st_size}"
+
+
+class IgnoreRules:
+    """The compiled `.engramignore` of one scope (gitignore syntax, `!` negation included)."""
+
+    def __init__(self, root: Path) -> None:
+        self._spec: Any = None
+        try:
+            lines = (root / IGNORE_FILE).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            return
+        if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
+            import pathspec
+
+            self._spec = pathspec.PathSpec.from_lines("gitignore", lines)
+
+    def ignored(self, rel: str) -> bool:
+        return bool(self._spec is not None and self._spec.match_file(rel))
+
+
+def compile_globs(globs: Iterable[str]) -> list[tuple[str, bool]]:
+    """gitignore-style globs as (regex, include) pairs, stored in the index so that matching a
+    touched path on the hot path needs only `re`, never pathspec."""
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
+    compiled: list[tuple[str, bool]] = []
+    for glob in globs:
+        regex, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
+        if regex is not None and include is not None:
+            compiled.append((regex, bool(include)))
+    return compiled

@@ -1,0 +1,28 @@
+"""The exceptions engram raises on purpose.
+
+Every message starts with the file (and field) it is about, so editors and agents can jump to it.
+"""
+
+
+class EngramError(Exception):
+    """A problem the user can fix; the CLI prints it and exits 1."""
+
+
+class MemoryFileError(EngramError):
+    """A memory file is invalid."""
+
+
+class ConfigError(EngramError):
+    """A configuration file has an unknown key or a bad value."""
+
+
+class WorkspaceError(EngramError):
+    """The workspace folder cannot be found or read."""
+
+
+class UnknownIdError(EngramError):
+    """`load --id` named no memory that exists."""
+
+
+class UnknownHostError(EngramError):
+    """A hook host name is not one engram knows."""

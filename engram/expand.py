@@ -1,0 +1,97 @@
+"""Prerequisite expansion, the compact limit and pack order.
+
+A prerequisite never pushes out a better-ranked memory, and a memory never appears without
+the prerequisites it declares (those that are visible).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engram.model import Memory
+
+
+@dataclass(frozen=True)
+class Routed:
+    """A related memory in rank order, as expand sees it."""
+
+    memory: Memory
+    score: float
+    depth: int
+
+
+@dataclass(frozen=True)
+class Member:
+    memory: Memory
+    score: float
+    depth: int
+    prerequisite_of: str | None  # the first pack member that pulled it in, if not routed itself
+    routed: bool  # True when it was related on its own merits
+
+
+@dataclass(frozen=True)
+class Selection:
+    members: tuple[Member, ...]  # pack order
+    cut: tuple[Routed, ...]  # related but over the limit, rank order
+    pulled_in: int  # prerequisites that were not related themselves
+
+
+Lookup = Callable[[str], tuple[Memory, int] | None]  # id -> (visible memory, depth) or None
+
+
+def prerequisites(memory: Memory, lookup: Lookup) -> tuple[list[tuple[Memory, int]], list[str]]:
+    """Visible prerequisites of memory, transitively (load order), and the missing ids."""
+    found: dict[str, tuple[Memory, int]] = {}
+    missing: list[str] = []
+    stack = list(reversed(memory.depends_on))
+    while stack:
+        mid = stack.pop()
+        if mid == memory.id or mid in found or mid in missing:
+            continue
+        hit = lookup(mid)
+        if hit is None:
+            missing.append(mid)
+            continue
+        found[mid] = hit
+        stack.extend(reversed(hit[0].depends_on))
+    ordered = sorted(found.values(), key=lambda md: (md[1], md[0].id))
+    return ordered, missing
+
+
+def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Selection:
+    members: list[Member] = []
+    in_pack: set[str] = set()
+    related_ids = {r.memory.id for r in related}
+    scores = {r.memory.id: r.score for r in related}
+    cut: list[Routed] = []
+    pulled = 0
+    for item in related:
+        if item.memory.id in in_pack:
+            continue
+        prereqs, _ = prerequisites(item.memory, lookup)
+        needed = [(m, d) for m, d in prereqs if m.id not in in_pack]
+        if limit is not None and len(members) + len(needed) + 1 > limit:
+            cut.append(item)
+            continue
+        for memory, depth in needed:
+            members.append(Member(memory, scores.get(memory.id, 0.0), depth, item.memory.id,
+                                  memory.id in related_ids))
+            in_pack.add(memory.id)
+            pulled += memory.id not in related_ids
+        members.append(Member(item.memory, item.score, item.depth, None, True))
+        in_pack.add(item.memory.id)
+    return Selection(tuple(members), tuple(cut), pulled)
+
+
+def body_ids(selection: Selection, expand_top: int, lookup: Lookup) -> set[str]:
+    """The expand_top best-ranked routed members, plus the pack's prerequisites of those."""
+    ranked = [m for m in selection.members if m.routed and m.prerequisite_of is None]
+    ranked.sort(key=lambda m: -m.score)  # stable: equal scores keep rank order
+    chosen = {m.memory.id for m in ranked[:expand_top]}
+    in_pack = {m.memory.id for m in selection.members}
+    for member in selection.members:
+        if member.memory.id in chosen:
+            prereqs, _ = prerequisites(member.memory, lookup)
+            chosen.update(m.id for m, _ in prereqs if m.id in in_pack)
+    return chosen

@@ -1,0 +1,145 @@
+"""The dependency graph as a user sees it: layers, missing prerequisites, cycles, shadowed ids.
+
+networkx is imported here only; the hot path reads the layers the index stored as plain data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from engram.model import Problem
+from engram.pipeline import Request, Scopes, build_pack, resolve
+
+
+@dataclass(frozen=True)
+class GraphReport:
+    memories: int
+    layers: tuple[tuple[str, ...], ...]
+    missing: tuple[tuple[str, str], ...]  # (dependent, missing prerequisite)
+    cycles: tuple[tuple[str, ...], ...]
+    shadowed: tuple[str, ...]
+    duplicates: tuple[tuple[str, ...], ...]
+    invalid: tuple[Problem, ...]
+    topic: str | None = None
+    routed: tuple[str, ...] = ()
+    prerequisites: tuple[str, ...] = ()
+    dependents: tuple[str, ...] = ()
+    edges: tuple[tuple[str, str], ...] = field(default=())
+
+
+def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -> GraphReport:
+    import networkx as nx
+
+    ctx = resolve(request)
+    scopes = Scopes(ctx, force=rebuild)
+    try:
+        records = scopes.all_records()
+        ids = {r.memory.id for r, _ in records}
+        graph = nx.DiGraph()
+        graph.add_nodes_from(sorted(ids))
+        missing: list[tuple[str, str]] = []
+        levels: dict[str, int] = {}
+        for record, _ in records:
+            memory = record.memory
+            levels[memory.id] = memory.level or 0
+            for dep in memory.depends_on:
+                if dep in ids:
+                    graph.add_edge(dep, memory.id)
+                else:
+                    missing.append((memory.id, dep))
+        cycles = sorted(tuple(sorted(c)) for c in nx.strongly_connected_components(graph)
+                        if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c))))
+        condensed = nx.condensation(graph)
+        layer_of: dict[str, int] = {}
+        for comp in nx.topological_sort(condensed):
+            members = condensed.nodes[comp]["members"]
+            below = [layer_of[p] + 1 for m in members for p in graph.predecessors(m)
+                     if p not in members]
+            layer = max([*(levels[m] for m in members), *below])
+            for m in members:
+                layer_of[m] = layer
+        layers: dict[int, list[str]] = {}
+        for mid, layer in layer_of.items():
+            layers.setdefault(layer, []).append(mid)
+        shadowed = _shadowed(scopes)
+        groups: dict[str, list[str]] = {}
+        for record, _ in records:
+            if record.dup_group:
+                groups.setdefault(record.dup_group, []).append(record.memory.id)
+        report = GraphReport(
+            memories=len(ids),
+            layers=tuple(tuple(sorted(layers[k])) for k in sorted(layers)),
+            missing=tuple(sorted(missing)), cycles=tuple(cycles), shadowed=shadowed,
+            duplicates=tuple(sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)),
+            invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
+            edges=tuple(sorted(graph.edges())))
+    finally:
+        scopes.close()
+    if topic is None:
+        return report
+    pack = build_pack(Request(query=topic, cwd=request.cwd, workspace=request.workspace,
+                              use_global=request.use_global, role=request.role,
+                              record_fetch=False))
+    routed = tuple(i.memory.id for i in pack.items if i.disclosure != "related")
+    prereqs: set[str] = set()
+    dependents: set[str] = set()
+    for mid in routed:
+        if mid in graph:
+            prereqs |= nx.ancestors(graph, mid)
+            dependents |= nx.descendants(graph, mid)
+    return GraphReport(**{**report.__dict__, "topic": topic, "routed": routed,
+                          "prerequisites": tuple(sorted(prereqs)),
+                          "dependents": tuple(sorted(dependents - set(routed)))})
+
+
+def _shadowed(scopes: Scopes) -> tuple[str, ...]:
+    if len(scopes.indexes) < 2:
+        return ()
+    ws_ids = {r.memory.id for r in scopes.indexes[0].all_records()}
+    return tuple(sorted(r.memory.id for r in scopes.indexes[1].all_records()
+                        if r.memory.id in ws_ids))
+
+
+def format_text(report: GraphReport) -> str:
+    lines = [f"engram graph: {report.memories} memories, {len(report.layers)} layers"]
+    for n, layer in enumerate(report.layers):
+        lines.append(f"layer {n}: {', '.join(layer)}")
+    if report.missing:
+        lines.append("missing prerequisites:")
+        lines += [f"  {dep} (required by {mid})" for mid, dep in report.missing]
+    if report.cycles:
+        lines.append("cycles:")
+        lines += ["  " + " <-> ".join(c) for c in report.cycles]
+    if report.shadowed:
+        lines.append("shadowed (global hidden by workspace): " + ", ".join(report.shadowed))
+    if report.duplicates:
+        lines.append("near-duplicate groups (a pack holds one):")
+        lines += ["  " + ", ".join(g) for g in report.duplicates]
+    if report.invalid:
+        lines.append(f"invalid files: {len({p.path for p in report.invalid})}")
+        lines += [f"  {p}" for p in report.invalid]
+    if report.topic is not None:
+        lines.append(f"topic: {report.topic}")
+        lines.append("  routed: " + (", ".join(report.routed) or "(none)"))
+        lines.append("  prerequisites: " + (", ".join(report.prerequisites) or "(none)"))
+        lines.append("  dependents: " + (", ".join(report.dependents) or "(none)"))
+    return "\n".join(lines) + "\n"
+
+
+def format_json(report: GraphReport) -> str:
+    doc = {
+        "version": 1, "memories": report.memories,
+        "layers": [list(layer) for layer in report.layers],
+        "edges": [list(e) for e in report.edges],
+        "missing": [{"id": mid, "requires": dep} for mid, dep in report.missing],
+        "cycles": [list(c) for c in report.cycles], "shadowed": list(report.shadowed),
+        "duplicates": [list(g) for g in report.duplicates],
+        "invalid": [{"path": p.path, "error": f"{p.line}: {p.field}: {p.message}"}
+                    for p in report.invalid],
+    }
+    if report.topic is not None:
+        doc |= {"topic": report.topic, "routed": list(report.routed),
+                "prerequisites": list(report.prerequisites),
+                "dependents": list(report.dependents)}
+    return json.dumps(doc, indent=2) + "\n"

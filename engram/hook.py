@@ -1,0 +1,433 @@
+"""The hook runtime: one host payload in, that host's exact stdout out, and never a failure.
+
+`run_hook` returns what to print instead of printing, so the CLI stays thin and tests stay direct.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from engram.errors import EngramError, UnknownHostError, WorkspaceError
+from engram.hooklog import LogEntry, now_iso
+from engram.hooklog import append as append_log
+from engram.hosts import HOSTS, known_hosts
+from engram.hosts.base import (
+    FILE,
+    IGNORED,
+    INSTRUCTIONS_LOADED,
+    PRE_COMPACT,
+    PROMPT,
+    SESSION_START,
+    SUBAGENT_START,
+    HookEvent,
+    Host,
+)
+from engram.state import SessionState, locked_session, memory_key, read_state, session_file
+
+if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
+    from engram.model import Memory, Pack
+    from engram.pipeline import Request
+    from engram.render import Rendered, RenderedParts
+
+# A prompt made only of these words is an acknowledgement: nothing in it to route on.
+ACK_WORDS = frozenset("""
+    hi hello hey yo thanks thank you thx ty cheers ok okay k kk yes y yep yeah yup sure no nope
+    continue go on ahead proceed next done great cool nice perfect good fine lgtm sounds looks
+    please pls do it keep going again retry right correct agreed exactly awesome wow
+""".split())
+_WORD = re.compile(r"[^\W_]+")
+_SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(?:\s|$)")
+# Attempts at fitting a host's own measure (escaping, byte-based token counts) under its cap.
+_FIT_ATTEMPTS = 6
+
+
+@dataclass(frozen=True)
+class HookResult:
+    """What the CLI prints: `stdout` verbatim (already complete, never partial), `stderr` lines."""
+
+    stdout: str
+    stderr: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    text: str = ""  # what to inject; "" = the host's no-op
+    entry: dict[str, Any] = dataclasses.field(default_factory=dict)  # extra log fields
+    log: bool = True
+
+
+def run_hook(host_name: str, stdin: str | bytes,
+             env: Mapping[str, str] | None = None) -> HookResult:
+    """Handle one hook call for `host_name` with the raw stdin payload.
+
+    Never raises (unless ENGRAM_HOOK_STRICT=1): every failure becomes the host's no-op on stdout
+    and one `engram: ...` line on stderr; the caller always exits 0.
+    """
+    env = os.environ if env is None else env
+    strict = env.get("ENGRAM_HOOK_STRICT") == "1"
+    host = HOSTS.get(host_name)
+    if host is None:
+        if strict:
+            raise UnknownHostError(f"unknown host {host_name!r}; known hosts: {known_hosts()}")
+        return HookResult("", (f"engram: unknown host {host_name!r}; "
+                               f"known hosts: {known_hosts()}",))
+    event_name: str | None = None
+    try:
+        payload = decode_payload(stdin)
+        raw_name = payload.get("hook_event_name")
+        event_name = raw_name if isinstance(raw_name, str) else None
+        if env.get("ENGRAM_DISABLE") == "1":
+            return HookResult(host.noop(event_name))
+        event = host.parse(payload)
+        outcome, log = _dispatch(host, event)
+        stdout = host.render(event, outcome.text) if outcome.text else ""
+        noop = host.noop(event.name)
+        # Logged after rendering, so the size is what the host was given (0 for a no-op).
+        log(0 if stdout in ("", noop) else len(outcome.text))
+        return HookResult(stdout or noop)
+    except Exception as exc:
+        if strict:
+            raise
+        return HookResult(host.noop(event_name), (f"engram: {describe_error(exc)}",))
+
+
+def decode_payload(stdin: str | bytes) -> dict[str, Any]:
+    """The payload object; anything else (empty, `null`, a list, cut-off JSON) is an EngramError."""
+    if isinstance(stdin, bytes):
+        try:
+            stdin = stdin.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EngramError(f"payload: not UTF-8 (byte {exc.start})") from None
+    if not stdin.strip():
+        raise EngramError("payload: empty stdin, expected a JSON object")
+    try:
+        data = json.loads(stdin)
+    except ValueError as exc:
+        raise EngramError(f"payload: invalid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        kind = "null" if data is None else type(data).__name__
+        raise EngramError(f"payload: expected a JSON object, got {kind}")
+    return data
+
+
+def describe_error(exc: BaseException) -> str:
+    """One stderr line: the message of an EngramError, else the internal error named."""
+    text = str(exc) if isinstance(exc, EngramError) else (
+        f"internal error: {type(exc).__name__}: {exc}")
+    return " ".join(text.split()) or type(exc).__name__
+
+
+def skip_reason(prompt: str, min_chars: int) -> str | None:
+    """Why a prompt is not worth routing (short, acknowledgement, slash command), else None."""
+    text = prompt.strip()
+    if _SLASH_COMMAND.match(text):
+        return "slash command"
+    if len(text) < min_chars:
+        return "short prompt"
+    words = _WORD.findall(text.lower())
+    if all(word in ACK_WORDS for word in words):
+        return "acknowledgement"
+    return None
+
+
+# ---- dispatch ----------------------------------------------------------------------------------
+
+
+def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], None]]:
+    """Run the event's handler; returns its outcome and a function that logs it with a size."""
+    from engram.pipeline import Request, resolve
+
+    if not os.path.isdir(event.cwd):
+        raise WorkspaceError(f"{event.cwd}: cwd: no such directory")
+    base = Request(cwd=event.cwd, role=event.role)
+    ctx = resolve(base)
+    config = ctx.config
+    if not config.hooks_enabled:
+        return _Outcome(log=False), _no_log
+    state_dir: Path | None = Path(ctx.state_dir) if ctx.state_dir is not None else None
+    project = Path(ctx.workspace_dir) if ctx.workspace_dir is not None else None
+    handler = _HANDLERS.get(event.kind, _ignored)
+    run = _Run(host, event, base, config, state_dir, project)
+    outcome = handler(run)
+
+    def log(chars: int) -> None:
+        if not outcome.log or state_dir is None:
+            return
+        session = event.session_id if event.agent_id is None else (
+            f"{event.session_id}/{event.agent_id}")
+        entry = LogEntry(time=now_iso(), host=host.name, event=event.name, session=session,
+                         chars=chars, **outcome.entry)
+        with contextlib.suppress(OSError):  # a full disk must not take the injection with it
+            append_log(state_dir, entry)
+
+    return outcome, log
+
+
+def _no_log(chars: int) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class _Run:
+    host: Host
+    event: HookEvent
+    base: Request
+    config: Any  # engram.config.Config
+    state_dir: Path | None
+    project: Path | None
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[SessionState]:
+        """This event's session state, locked; in-memory only when no state dir is writable.
+
+        Inside a subagent (`agent_id` set) it is the subagent's own state, not the parent's.
+        """
+        if self.state_dir is None:
+            yield SessionState()
+            return
+        with locked_session(self.state_dir, self.host.name, self.event.session_id,
+                            self.event.agent_id) as state:
+            yield state
+
+    def request(self, **changes: Any) -> Request:
+        return dataclasses.replace(self.base, **changes)
+
+
+def _ignored(run: _Run) -> _Outcome:
+    return _Outcome(entry={"note": "ignored event"})
+
+
+def _session_start(run: _Run) -> _Outcome:
+    from engram.pipeline import session_pack, visible_memories
+
+    pack = session_pack(run.base)
+    index = index_line(visible_memories(run.base))
+    with run.session() as state:
+        state.reset()
+        state.last_pack = []
+        if not pack.items and index is None:
+            return _Outcome(entry={"note": "no memories"})
+
+        def head(parts: RenderedParts) -> str:
+            lines = [proof_line(run.host, parts)] if parts.bodies or parts.cards else []
+            return "\n".join([*lines, *([index] if index else [])])
+
+        rendered = fit(run.host, pack, head=head)
+        _record(state, pack, rendered)
+    return _from_rendered(rendered)
+
+
+def _prompt(run: _Run) -> _Outcome:
+    from engram.pipeline import build_pack
+
+    reason = skip_reason(run.event.prompt, run.config.hooks_min_prompt_chars)
+    if reason is not None:
+        return _Outcome(entry={"note": f"skipped: {reason}"})
+    pack = build_pack(run.request(query=run.event.prompt))
+    with run.session() as state:
+        members = [i.memory.id for i in pack.items if i.disclosure != "related"]
+        if members:
+            state.last_pack = members
+        return _deliver(run, state, pack)
+
+
+def _file(run: _Run) -> _Outcome:
+    from engram.pipeline import build_pack
+
+    event = run.event
+    if not event.paths:
+        return _Outcome(entry={"note": "no file paths in payload"})
+    if run.config.hooks_path_rules == "native" and event.op in run.host.native_ops:
+        # The host attaches the generated rule files itself (engram hooks sync).
+        return _Outcome(entry={"note": f"native path rules ({event.op})"})
+    pack = build_pack(run.request(paths=event.paths, path_only=True, disclosure="full"))
+    with run.session() as state:
+        pack = limit_bodies(pack, state, run.config.hooks_max_path_bodies)
+        return _deliver(run, state, pack)
+
+
+def _subagent_start(run: _Run) -> _Outcome:
+    from engram.pipeline import build_pack
+
+    event = run.event
+    parent = SessionState()
+    if run.state_dir is not None:
+        parent = read_state(session_file(run.state_dir, run.host.name, event.session_id))
+    pack = None
+    if parent.last_pack:
+        pack = build_pack(run.request(ids=tuple(parent.last_pack), disclosure="full",
+                                         record_fetch=False))
+        # An id fetch skips routing; the subagent's role still decides what it may see.
+        pack = dataclasses.replace(pack, items=tuple(
+            i for i in pack.items if not i.memory.roles or event.role in i.memory.roles))
+    with run.session() as state:
+        state.reset()  # a subagent starts with an empty context of its own
+        if pack is None:
+            return _Outcome(entry={"note": "parent has no routed pack yet"})
+        return _deliver(run, state, pack)
+
+
+def _instructions_loaded(run: _Run) -> _Outcome:
+    from engram.sync import rule_key
+
+    if run.project is None or run.host.native_rule_dir is None:
+        return _Outcome(log=False)
+    loaded = Path(run.event.loaded_file)
+    rule_dir = run.project / run.host.native_rule_dir
+    try:
+        inside = loaded.resolve().parent == rule_dir.resolve()
+    except OSError:
+        inside = False
+    if not inside:
+        return _Outcome(log=False)  # the user's own rule or CLAUDE.md: not engram's to track
+    key = rule_key(loaded)
+    if key is None:
+        return _Outcome(entry={"note": f"{loaded.name}: no engram marker"})
+    with run.session() as state:
+        state.delivered.add(key)
+        state.cards.discard(key)
+    return _Outcome(entry={"delivered": (key.split("@", 1)[0],), "note": "native rule loaded"})
+
+
+def _pre_compact(run: _Run) -> _Outcome:
+    with run.session() as state:
+        ids = sorted({key.split("@", 1)[0] for key in state.delivered})
+        state.reset()
+    if not ids:
+        return _Outcome(entry={"note": "reset"})
+    # Claude appends this to its compaction instructions (other hosts print nothing): keep the
+    # ids so the summary says what was in use, but not the text, which is sent again afterwards.
+    text = ("Keep the ids of the engram memories in use in the summary: " + ", ".join(ids)
+            + ". Do not copy their text; engram sends it again after compaction.")
+    return _Outcome(text=text, entry={"note": "reset"})
+
+
+_HANDLERS: dict[str, Callable[[_Run], _Outcome]] = {
+    SESSION_START: _session_start,
+    PROMPT: _prompt,
+    FILE: _file,
+    SUBAGENT_START: _subagent_start,
+    INSTRUCTIONS_LOADED: _instructions_loaded,
+    PRE_COMPACT: _pre_compact,
+    IGNORED: _ignored,
+}
+
+
+# ---- delivery ----------------------------------------------------------------------------------
+
+
+def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
+    """Print only what this session has not been given: new bodies, and cards not shown yet."""
+    keys = _keys(pack)
+    already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
+    seen_cards = [i.memory.id for i in pack.items if i.disclosure != "body"
+                  and keys[i.memory.id] in state.cards]
+    omit = set(already) | set(seen_cards)
+    if all(i.memory.id in omit for i in pack.items):
+        if already and run.config.hooks_proof:
+            return _Outcome(text="engram: already loaded: " + ", ".join(already),
+                            entry={"already": tuple(already)})
+        return _Outcome(entry={"already": tuple(already), "note": "nothing new"})
+
+    head = None
+    if run.config.hooks_proof:
+        def head(parts: RenderedParts) -> str:
+            return proof_line(run.host, parts, already)
+
+    rendered = fit(run.host, pack, omit_ids=omit, head=head)
+    _record(state, pack, rendered)
+    outcome = _from_rendered(rendered)
+    return dataclasses.replace(outcome, entry={**outcome.entry, "already": tuple(already)})
+
+
+def _keys(pack: Pack) -> dict[str, str]:
+    return {i.memory.id: memory_key(i.memory.id, i.memory.sha256) for i in pack.items}
+
+
+def _record(state: SessionState, pack: Pack, rendered: Rendered) -> None:
+    keys = _keys(pack)
+    for memory_id in rendered.bodies:
+        state.delivered.add(keys[memory_id])
+        state.cards.discard(keys[memory_id])
+    for memory_id in rendered.cards:
+        if keys[memory_id] not in state.delivered:
+            state.cards.add(keys[memory_id])
+
+
+def _from_rendered(rendered: Rendered) -> _Outcome:
+    return _Outcome(text=rendered.text.rstrip("\n"), entry={
+        "delivered": rendered.bodies, "cards": rendered.cards,
+        "demoted": rendered.demoted, "dropped": rendered.dropped})
+
+
+def limit_bodies(pack: Pack, state: SessionState, max_bodies: int) -> Pack:
+    """At most `max_bodies` bodies not yet delivered, best first; the other matches as cards."""
+    keys = _keys(pack)
+    budget = max_bodies
+    items = []
+    for item in pack.items:
+        if item.disclosure == "body" and keys[item.memory.id] not in state.delivered:
+            if budget > 0:
+                budget -= 1
+            else:
+                item = dataclasses.replace(item, disclosure="card")
+        items.append(item)
+    return dataclasses.replace(pack, items=tuple(items))
+
+
+def fit(host: Host, pack: Pack, *, omit_ids: Collection[str] = (),
+        head: Callable[[RenderedParts], str] | None = None) -> Rendered:
+    """Render under the host's cap as the host measures it (Gemini's escaping, Codex's bytes)."""
+    from engram.render import render_pack
+
+    def attempt(budget: int) -> Rendered:
+        if host.cap_unit == "tokens":
+            return render_pack(pack, budget_tokens=budget, omit_ids=omit_ids, head=head)
+        return render_pack(pack, budget_chars=budget, omit_ids=omit_ids, head=head)
+
+    budget = host.cap
+    for _ in range(_FIT_ATTEMPTS):
+        rendered = attempt(budget)
+        over = host.measure(rendered.text.rstrip("\n")) - host.cap
+        if over <= 0:
+            return rendered
+        budget = max(budget - over, 1)
+    return attempt(1)  # the head line alone: never over by more than that line
+
+
+def cap_label(host: Host) -> str:
+    unit = "token" if host.cap_unit == "tokens" else "character"
+    return f"{host.cap:,}-{unit} cap"
+
+
+def proof_line(host: Host, parts: RenderedParts, already: Sequence[str] = ()) -> str:
+    """`engram: loaded 2 new (a, b); already loaded: c; 1 shown as cards to fit the ... cap`."""
+    line = f"engram: loaded {len(parts.bodies)} new"
+    if parts.bodies:
+        line += f" ({', '.join(parts.bodies)})"
+    if already:
+        line += f"; already loaded: {', '.join(already)}"
+    if parts.demoted:
+        line += f"; {len(parts.demoted)} shown as cards to fit the {cap_label(host)}"
+    if parts.dropped:
+        line += (f"; {len(parts.dropped)} left out to fit the {cap_label(host)}: "
+                 + ", ".join(parts.dropped))
+    return line
+
+
+def index_line(memories: Sequence[Memory]) -> str | None:
+    """`engram: N memories available (rules R, skills S, knowledge K); routed per prompt`."""
+    if not memories:
+        return None
+    counts = {kind: sum(1 for m in memories if m.type == kind)
+              for kind in ("rule", "skill", "knowledge")}
+    return (f"engram: {len(memories)} memories available (rules {counts['rule']}, "
+            f"skills {counts['skill']}, knowledge {counts['knowledge']}); routed per prompt")

@@ -1,0 +1,408 @@
+"""The persisted, incremental index of one scope root (`<root>/.cache/index.sqlite`).
+
+A warm load stats every file and re-parses only what changed; term postings, per-field lengths,
+compiled path globs and dependency layers are stored as plain rows, so the hot path needs
+neither a graph library nor a parser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import suppress
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from engram.dedupe import assign_groups, body_signature
+from engram.discover import FileStat, IgnoreRules, compile_globs, ignore_signature, walk
+from engram.model import Memory, Problem
+from engram.paths import CACHE_DIRNAME, derived_dir
+from engram.tokenize import tokens
+
+SCHEMA_VERSION = "3"
+INDEX_FILE = "index.sqlite"
+
+# Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
+FIELDS = ("id", "tags", "directive", "triggers", "summary", "body", "negative")
+STRONG_FIELDS = frozenset({"id", "tags", "directive"})
+_BITS = 9
+_CAP = (1 << _BITS) - 1
+_LIST_FIELDS = {f.name for f in fields(Memory) if f.type == "tuple[str, ...]"}
+
+
+def pack_counts(counts: Sequence[int]) -> int:
+    packed = 0
+    for i, count in enumerate(counts):
+        packed |= min(count, _CAP) << (i * _BITS)
+    return packed
+
+
+def unpack_counts(packed: int) -> tuple[int, ...]:
+    return tuple((packed >> (i * _BITS)) & _CAP for i in range(len(FIELDS)))
+
+
+@dataclass(frozen=True)
+class Record:
+    """A memory as the index holds it: the parsed fields plus what was derived at index time."""
+
+    key: int
+    memory: Memory
+    lengths: tuple[int, ...]  # tokens per field, FIELDS order
+    depth: int  # dependency layer: max(level, 1 + deepest prerequisite)
+    dup_group: str | None
+    path_globs: tuple[tuple[str, bool], ...]
+
+
+def field_texts(memory: Memory) -> dict[str, list[str]]:
+    """The token lists per routing field; negation clauses are taken out of positive fields."""
+    summary = memory.summary or ""
+    directive = memory.directive or ""
+    body = memory.indexed_body
+    for clause in memory.negations:
+        summary = summary.replace(clause, " ")
+        directive = directive.replace(clause, " ")
+        body = body.replace(clause, " ")
+    return {
+        "id": tokens(memory.id),
+        "tags": [t for tag in memory.tags for t in tokens(tag)],
+        "directive": tokens(directive),
+        "triggers": [t for trig in memory.triggers for t in tokens(trig)],
+        "summary": tokens(summary),
+        "body": tokens(body),
+        "negative": [t for clause in memory.negations for t in tokens(clause)],
+    }
+
+
+def memory_to_json(memory: Memory) -> str:
+    return json.dumps(asdict(memory), sort_keys=True, separators=(",", ":"))
+
+
+def memory_from_json(text: str) -> Memory:
+    data = json.loads(text)
+    for name in _LIST_FIELDS:
+        if name in data:
+            data[name] = tuple(data[name])
+    return Memory(**data)
+
+
+class ScopeIndex:
+    """One scope's index; open with `ScopeIndex.open(root, scope)` and call `refresh()`."""
+
+    def __init__(self, root: Path, scope: str, conn: sqlite3.Connection, db_path: str) -> None:
+        self.root = root
+        self.scope = scope
+        self.conn = conn
+        self.db_path = db_path
+        self.walk_problems: list[Problem] = []
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: Path, scope: str) -> ScopeIndex:
+        cache = derived_dir(root, CACHE_DIRNAME)
+        db_path = str(cache / INDEX_FILE) if cache is not None else ":memory:"
+        conn = _connect(db_path)
+        return cls(root, scope, conn, db_path)
+
+    def close(self) -> None:
+        with suppress(sqlite3.Error):
+            self.conn.close()
+
+    # -- freshness ---------------------------------------------------------------------------
+    def refresh(self, force: bool = False) -> bool:
+        """Bring the index up to date with the files; True when anything was re-indexed."""
+        try:
+            return self._refresh(force)
+        except sqlite3.DatabaseError:
+            # A corrupt cache is never trusted and never fatal: start over from the files.
+            self._reset()
+            return self._refresh(True)
+
+    def _reset(self) -> None:
+        self.close()
+        if self.db_path != ":memory:":
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with suppress(OSError):
+                    os.unlink(self.db_path + suffix)
+        self.conn = _connect(self.db_path)
+
+    def _refresh(self, force: bool) -> bool:
+        stats, self.walk_problems = walk(self.root)
+        ignore_sig = ignore_signature(self.root)
+        if not force and not self._diff(stats, ignore_sig):
+            return False
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have refreshed while we waited for the write lock.
+            if force or self.meta("ignore") != ignore_sig:
+                conn.execute("DELETE FROM files")
+                conn.execute("DELETE FROM memories")
+                conn.execute("DELETE FROM postings")
+                conn.execute("DELETE FROM stems")
+            changed, removed = self._changes(stats)
+            if not changed and not removed and self.meta("ignore") == ignore_sig:
+                conn.execute("COMMIT")
+                return False
+            self._apply(changed, removed)
+            self._set_meta("ignore", ignore_sig)
+            self._derive()
+            conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        return True
+
+    def _diff(self, stats: list[FileStat], ignore_sig: str) -> bool:
+        if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION:
+            return True
+        changed, removed = self._changes(stats)
+        return bool(changed or removed)
+
+    def _changes(self, stats: list[FileStat]) -> tuple[list[FileStat], list[str]]:
+        known = {rel: (m, s) for rel, m, s in
+                 self.conn.execute("SELECT rel, mtime_ns, size FROM files")}
+        changed = [f for f in stats if known.pop(f.rel, None) != (f.mtime_ns, f.size)]
+        return changed, sorted(known)
+
+    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
+        conn = self.conn
+        ignore = IgnoreRules(self.root)
+        for rel in removed:
+            self._drop(rel)
+        for stat in changed:
+            self._drop(stat.rel)
+            if ignore.ignored(stat.rel):
+                conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
+                             (stat.rel, stat.mtime_ns, stat.size, "", None))
+                continue
+            memory, problems = _parse_file(self.root, stat, self.scope)
+            key = None
+            if memory is not None:
+                key = self._insert_memory(memory)
+            conn.execute("INSERT INTO files VALUES (?,?,?,?,?,0,?)",
+                         (stat.rel, stat.mtime_ns, stat.size,
+                          memory.sha256 if memory else "", key,
+                          json.dumps([_problem_row(p) for p in problems])))
+        self._set_meta("version", SCHEMA_VERSION)
+
+    def _drop(self, rel: str) -> None:
+        row = self.conn.execute("SELECT mem FROM files WHERE rel=?", (rel,)).fetchone()
+        if row and row[0] is not None:
+            self.conn.execute("DELETE FROM postings WHERE mem=?", (row[0],))
+            self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
+        self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
+
+    def _insert_memory(self, memory: Memory) -> int:
+        per_field = field_texts(memory)
+        lengths = [len(per_field[name]) for name in FIELDS]
+        counts: dict[str, list[int]] = {}
+        for i, name in enumerate(FIELDS):
+            for term in per_field[name]:
+                counts.setdefault(term, [0] * len(FIELDS))[i] += 1
+        globs = compile_globs(memory.applies_to) if memory.applies_to else []
+        cur = self.conn.execute(
+            "INSERT INTO memories (id, rel, data, lengths, depth, dup_group, globs, active,"
+            " signature) VALUES (?,?,?,?,0,NULL,?,1,?)",
+            (memory.id, memory.rel_path, memory_to_json(memory), json.dumps(lengths),
+             json.dumps(globs), json.dumps(body_signature(memory.indexed_body))))
+        key = int(cur.lastrowid or 0)
+        self.conn.executemany("INSERT INTO postings VALUES (?,?,?)",
+                              ((term, key, pack_counts(c)) for term, c in counts.items()))
+        return key
+
+    def _derive(self) -> None:
+        """Recompute what depends on the whole scope: winners of duplicate ids, layers, stats."""
+        conn = self.conn
+        conn.execute("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM memories m2"
+                     " WHERE m2.id = memories.id))")
+        rows = conn.execute("SELECT mem, id, data FROM memories WHERE active=1").fetchall()
+        deps: dict[str, tuple[str, ...]] = {}
+        levels: dict[str, int] = {}
+        keys: dict[str, int] = {}
+        for key, mid, data in rows:
+            memory = memory_from_json(data)
+            deps[mid] = memory.depends_on
+            levels[mid] = memory.level or 0
+            keys[mid] = key
+        depths = dependency_depths(deps, levels)
+        conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
+                         ((depths[mid], keys[mid]) for mid in keys))
+        totals = [0] * len(FIELDS)
+        count = 0
+        for (lengths,) in conn.execute("SELECT lengths FROM memories WHERE active=1"):
+            count += 1
+            for i, n in enumerate(json.loads(lengths)):
+                totals[i] += n
+        self._set_meta("doc_count", str(count))
+        self._set_meta("field_totals", json.dumps(totals))
+        assign_groups(conn)
+
+    # -- reading -------------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
+
+    def doc_count(self) -> int:
+        return int(self.meta("doc_count") or 0)
+
+    def field_totals(self) -> list[int]:
+        raw = self.meta("field_totals")
+        return list(json.loads(raw)) if raw else [0] * len(FIELDS)
+
+    def postings(self, terms: Iterable[str]) -> dict[str, list[tuple[int, int]]]:
+        """term -> [(memory key, packed field counts)] for active memories."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for term in terms:
+            out[term] = self.conn.execute(
+                "SELECT p.mem, p.counts FROM postings p JOIN memories m ON m.mem = p.mem"
+                " WHERE p.term=? AND m.active=1", (term,)).fetchall()
+        return out
+
+    def records(self, keys: Iterable[int]) -> dict[int, Record]:
+        wanted = sorted(set(keys))
+        out: dict[int, Record] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.conn.execute(
+                    f"SELECT mem, data, lengths, depth, dup_group, globs FROM memories"
+                    f" WHERE mem IN ({marks})", chunk):
+                out[row[0]] = _record(row)
+        return out
+
+    def all_records(self) -> list[Record]:
+        return [_record(row) for row in self.conn.execute(
+            "SELECT mem, data, lengths, depth, dup_group, globs FROM memories WHERE active=1"
+            " ORDER BY id")]
+
+    def keys_by_id(self, ids: Iterable[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for mid in ids:
+            row = self.conn.execute("SELECT mem FROM memories WHERE id=? AND active=1",
+                                    (mid,)).fetchone()
+            if row:
+                out[mid] = int(row[0])
+        return out
+
+    def path_globbed(self) -> Iterator[tuple[int, list[tuple[str, bool]]]]:
+        for key, globs in self.conn.execute(
+                "SELECT mem, globs FROM memories WHERE active=1 AND globs != '[]'"):
+            yield int(key), json.loads(globs)
+
+    def hidden_by_ignore(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM files WHERE ignored=1").fetchone()[0])
+
+    def problems(self) -> list[Problem]:
+        """Every stored problem: invalid files, warnings, duplicate ids; sorted by path, line."""
+        out = list(self.walk_problems)
+        for (raw,) in self.conn.execute("SELECT problems FROM files WHERE problems != '[]'"):
+            out.extend(Problem(**p) for p in json.loads(raw))
+        for mid, rel, winner in self.conn.execute(
+                "SELECT m.id, m.rel, (SELECT min(m2.rel) FROM memories m2 WHERE m2.id = m.id)"
+                " FROM memories m WHERE m.active=0"):
+            out.append(Problem(rel, 1, "id", f"duplicate id '{mid}' (also in {winner}, which "
+                                           "wins as the lexically first path)"))
+            out.append(Problem(winner, 1, "id", f"duplicate id '{mid}' (also in {rel}); "
+                                              "this file wins", "warning"))
+        out.sort(key=lambda p: (p.path, p.line, p.field, p.message))
+        return out
+
+    def stems(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT word, stem FROM stems"))
+
+
+def _record(row: tuple[int, str, str, int, str | None, str]) -> Record:
+    key, data, lengths, depth, dup_group, globs = row
+    return Record(int(key), memory_from_json(data), tuple(json.loads(lengths)), int(depth),
+                  dup_group, tuple((r, bool(i)) for r, i in json.loads(globs)))
+
+
+def _problem_row(problem: Problem) -> dict[str, object]:
+    return asdict(problem)
+
+
+def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:
+    # The parser (and yaml behind it) is imported only when a file actually changed.
+    from engram.parse import MAX_FILE_BYTES, parse_memory
+
+    path = root / stat.rel
+    if stat.size > MAX_FILE_BYTES:
+        return None, [Problem(stat.rel, 1, "file", f"file is {stat.size} bytes, over the "
+                              f"{MAX_FILE_BYTES // 1024} KiB limit for a memory; skipped")]
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")]
+    return parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel)
+
+
+def dependency_depths(deps: dict[str, tuple[str, ...]], levels: dict[str, int]) -> dict[str, int]:
+    """Layer of each memory: max(level, 1 + deepest present prerequisite); cycles are cut.
+
+    Iterative DFS in sorted order, so the result never depends on dictionary order.
+    """
+    depth: dict[str, int] = {}
+    on_stack: set[str] = set()
+    for start in sorted(deps):
+        if start in depth:
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            node, i = stack.pop()
+            if i == 0:
+                on_stack.add(node)
+            prereqs = [p for p in deps.get(node, ()) if p in deps]
+            if i < len(prereqs):
+                stack.append((node, i + 1))
+                nxt = prereqs[i]
+                if nxt not in depth and nxt not in on_stack:
+                    stack.append((nxt, 0))
+                continue
+            below = [depth[p] + 1 for p in prereqs if p in depth]
+            depth[node] = max([levels.get(node, 0), *below])
+            on_stack.discard(node)
+    return depth
+
+
+def _connect(db_path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        _create(conn)
+    except sqlite3.DatabaseError:
+        conn.close()
+        if db_path != ":memory:":
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with suppress(OSError):
+                    os.unlink(db_path + suffix)
+        conn = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        _create(conn)
+    return conn
+
+
+def _create(conn: sqlite3.Connection) -> None:
+    conn.executescript("""
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE IF NOT EXISTS files (rel TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER,
+            sha256 TEXT, mem INTEGER, ignored INTEGER, problems TEXT);
+        CREATE TABLE IF NOT EXISTS memories (mem INTEGER PRIMARY KEY, id TEXT, rel TEXT,
+            data TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT, active INTEGER,
+            signature TEXT);
+        CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
+        CREATE TABLE IF NOT EXISTS postings (term TEXT, mem INTEGER, counts INTEGER,
+            PRIMARY KEY (term, mem)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem);
+        CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
+    """)
+    row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+    if row is not None and row[0] != SCHEMA_VERSION:
+        conn.executescript("DELETE FROM files; DELETE FROM memories; DELETE FROM postings;"
+                           " DELETE FROM stems; DELETE FROM meta;")

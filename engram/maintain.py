@@ -1,0 +1,153 @@
+"""The maintenance commands as typed functions: check, verify and init.
+
+Each returns values or raises EngramError; printing and exit codes belong to the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engram.errors import EngramError, UnknownIdError
+from engram.graph import analyze
+from engram.model import Problem
+from engram.paths import SCOPE_DIRNAME
+from engram.pipeline import Request, Scopes, resolve
+from engram.stale import SourcesLock
+
+
+def check(request: Request) -> list[Problem]:
+    """Every problem in both scopes, sorted: invalid files, warnings, graph problems."""
+    ctx = resolve(request)
+    scopes = Scopes(ctx, force=True)
+    try:
+        problems = scopes.problems()
+        where = {r.memory.id: r.memory for r, _ in scopes.all_records()}
+        paths = {r.memory.id: scopes._display(scopes.indexes[n], r.memory.rel_path)
+                 for r, n in scopes.all_records()}
+    finally:
+        scopes.close()
+    report = analyze(request)
+    for mid, dep in report.missing:
+        problems.append(Problem(paths[mid], 1, "depends_on",
+                                f"prerequisite '{dep}' does not exist (loads without it)",
+                                "warning"))
+    for cycle in report.cycles:
+        for mid in cycle:
+            others = ", ".join(m for m in cycle if m != mid) or mid
+            problems.append(Problem(paths[mid], 1, "depends_on",
+                                    f"dependency cycle with {others}"))
+    for group in report.duplicates:
+        for mid in group:
+            others = ", ".join(m for m in group if m != mid)
+            problems.append(Problem(paths[mid], 1, "body",
+                                    f"near-duplicate of {others} (a pack holds one)", "warning"))
+    del where
+    return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    recorded: tuple[str, ...]
+    problems: tuple[str, ...]
+    lock_path: Path
+
+
+def verify(request: Request, ids: tuple[str, ...] = ()) -> VerifyResult:
+    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`."""
+    ctx = resolve(request)
+    if ctx.engram_dir is None:
+        raise EngramError(f"{ctx.cwd}: workspace: no {SCOPE_DIRNAME}/ folder (run engram init)")
+    scopes = Scopes(ctx)
+    try:
+        records = {r.memory.id: r.memory for r, _ in scopes.all_records()}
+    finally:
+        scopes.close()
+    unknown = [i for i in ids if i not in records]
+    if unknown:
+        raise UnknownIdError("verify: unknown id: " + ", ".join(unknown))
+    chosen = [records[i] for i in (ids or tuple(sorted(records)))]
+    lock = SourcesLock(ctx.engram_dir)
+    problems = lock.record(chosen)
+    assert lock.path is not None  # resolved above: the workspace exists
+    return VerifyResult(tuple(m.id for m in chosen if m.sources), tuple(problems), lock.path)
+
+
+_README = """# .engram: this project's memories
+
+Each `*.md` file here (at any depth) is one memory: Markdown with YAML frontmatter.
+engram routes the few that matter for a task into a coding agent's context.
+
+- `type: rule` says what to do or not do; `type: skill` how to carry out a workflow;
+  `type: knowledge` states facts.
+- `id` and `type` are required; `tags`, `triggers`, `summary` and `directive` drive routing;
+  `applies_to` globs load a memory when a matching file is touched; `depends_on` lists
+  prerequisites that load first.
+- `## Context` sections are indexed but never shown; `## Example` and `## Origin` are neither.
+
+Try `engram load --dry-run "your task"` to see why a memory is or is not routed, and
+`engram check` after editing. Full reference: docs/memory-format.md in the engram repository.
+"""
+
+_EXAMPLES = {
+    "rules/example-rule.md": """---
+id: example-rule
+type: rule
+directive: Write commit messages in the imperative mood.
+tags: [git, commits]
+triggers: ["write a commit message"]
+---
+Write commit subjects as commands ("Add parser"), under 72 characters.
+
+## Context
+Keeps `git log --oneline` readable and matches git's own messages.
+""",
+    "skills/example-skill.md": """---
+id: example-skill
+type: skill
+summary: How to cut a release of this project.
+tags: [release]
+triggers: ["cut a release", "tag a version"]
+depends_on: [example-rule]
+---
+1. Update the changelog.
+2. Commit with an imperative message.
+3. Tag the commit `vX.Y.Z` and push the tag.
+""",
+    "knowledge/example-knowledge.md": """---
+id: example-knowledge
+type: knowledge
+summary: Where this project's configuration lives.
+tags: [config]
+---
+Runtime settings are read from `config.yaml` at the repository root.
+""",
+}
+
+_IGNORE = """# gitignore syntax: memories matched here are invisible to engram (a privacy control).
+# drafts/
+"""
+
+_GITIGNORE = """# engram's derived data: rebuilt on demand, never committed
+.cache/
+.state/
+"""
+
+
+def init(project_dir: Path) -> list[Path]:
+    """Create `.engram/` with a README, one example per type, `.engramignore`, `.gitignore`.
+
+    Never overwrites: existing files are left as they are. Returns the files created.
+    """
+    root = project_dir / SCOPE_DIRNAME
+    files = {"README.md": _README, ".engramignore": _IGNORE, ".gitignore": _GITIGNORE,
+             **_EXAMPLES}
+    created: list[Path] = []
+    for rel, text in sorted(files.items()):
+        path = root / rel
+        if path.exists():
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        created.append(path)
+    return created

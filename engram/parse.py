@@ -1,0 +1,667 @@
+"""Memory files to `Memory` values: frontmatter, field validation and the rendered body.
+
+Never raises on file content: every problem comes back as a `Problem` carrying path, line and field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from engram.model import (
+    AUTHORITIES,
+    CONFIDENCES,
+    LIFECYCLES,
+    LOAD_MODES,
+    TYPES,
+    Memory,
+    Problem,
+)
+
+# A memory is a note for an agent; anything larger is a document and would swamp a context pack.
+MAX_FILE_BYTES = 256 * 1024
+MAX_ID_CHARS = 80
+# Card text of last resort; render cuts cards to 160, so 200 leaves it room to cut at a word.
+MAX_FIRST_SENTENCE_CHARS = 200
+
+ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
+HIDDEN_TITLES = ("context", "example", "origin")
+LEVELS = {"foundation": 0, "basic": 0, "core": 0, "intermediate": 1, "advanced": 2}
+LIST_FIELDS = ("tags", "triggers", "applies_to", "depends_on", "roles", "sources")
+KNOWN_KEYS = (
+    "id", "type", "directive", "summary", "tags", "triggers", "applies_to", "depends_on",
+    "level", "confidence", "authority", "roles", "role", "lifecycle", "review_after",
+    "valid_from", "valid_until", "sources", "superseded_by", "load", "safety",
+)  # fmt: skip
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_DELIMITER = re.compile(r"---[ \t]*")
+_CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*")
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
+_LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?[ \t]+")
+_THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# A sentence ends at . ! or ? followed by white space; these abbreviations do not end one.
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
+
+
+# --- Frontmatter -----------------------------------------------------------------------------
+
+
+def parse_memory(
+    raw: bytes, *, display_path: str, scope: str, rel_path: str
+) -> tuple[Memory | None, list[Problem]]:
+    """Parse one memory file's bytes: `(memory, warnings)`, or `(None, problems)` if invalid."""
+    report = _Report(display_path)
+    if len(raw) > MAX_FILE_BYTES:
+        report.error(1, "file", f"{len(raw)} bytes is over the {MAX_FILE_BYTES // 1024} KiB "
+                     "limit for a memory (split it, or keep it as a document and link to it)")
+        return None, report.problems
+    text = _decode(raw, report)
+    if text is None:
+        return None, report.problems
+    lines = _LINE_BREAK.split(text)
+    split = _split_frontmatter(lines)
+    if split is None:
+        report.error(1, "frontmatter", "no frontmatter: the file must start with a '---' line")
+        return None, report.problems
+    closing = split
+    if closing < 0:
+        report.error(1, "frontmatter", "no closing '---' line after the frontmatter")
+        return None, report.problems
+    fields = _load_frontmatter("\n".join(lines[1:closing]), report)
+    if fields is None:
+        return None, report.problems
+    body_lines = list(enumerate(lines[closing + 1:], start=closing + 2))
+    memory = _build(fields, report, raw, scope, rel_path, body_lines)
+    return memory, report.problems
+
+
+class _Report:
+    """Collects problems for one file, so validation can report all of them, not the first."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+
+    def error(self, line: int, field: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, field, message))
+
+    def warning(self, line: int, field: str, message: str) -> None:
+        self.problems.append(Problem(self.path, line, field, message, severity="warning"))
+
+    @property
+    def failed(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+
+def _decode(raw: bytes, report: _Report) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        report.error(line, "file", f"not valid UTF-8 (byte {exc.start}); save the file as UTF-8")
+        return None
+    if "\x00" in text:
+        # NUL never occurs in Markdown; it means an image, archive or UTF-16 file named *.md.
+        report.error(1, "file", "binary file (contains NUL bytes), not Markdown text")
+        return None
+    return text.removeprefix("\ufeff")  # editors on Windows add a BOM; it is not content
+
+
+def _split_frontmatter(lines: list[str]) -> int | None:
+    """Index of the closing delimiter line; None without an opening one, -1 if never closed."""
+    if not lines or not _DELIMITER.fullmatch(lines[0]):
+        return None
+    for index in range(1, len(lines)):
+        if _CLOSING.fullmatch(lines[index]):
+            return index
+    return -1
+
+
+class _Fields:
+    """The frontmatter's top-level keys: value and 1-based file line of each."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.lines: dict[str, int] = {}
+
+    def line(self, key: str) -> int:
+        return self.lines.get(key, 1)
+
+
+def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
+    # Lazy: yaml costs ~10 ms to import and warm `load` reads the index, not the files.
+    import yaml
+
+    # PyYAML counts more characters as line breaks than editors do; map offsets to lines ourselves.
+    starts = [0] + [m.end() for m in re.finditer("\n", source)]
+
+    def line_of(mark: yaml.Mark | None) -> int:
+        if mark is None:
+            return 1
+        index = min(mark.index, len(source))
+        low, high = 0, len(starts) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if starts[middle] <= index:
+                low = middle
+            else:
+                high = middle - 1
+        return low + 2  # frontmatter line 1 is file line 2
+
+    try:
+        loader = yaml.SafeLoader(source)  # checks every character up front
+    except yaml.reader.ReaderError as exc:
+        line = source.count("\n", 0, exc.position) + 2
+        report.error(line, "frontmatter", f"character {exc.character!r} is not allowed in YAML")
+        return None
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            problem = exc.problem or exc.context or "cannot be parsed"
+            report.error(line_of(exc.problem_mark), "frontmatter", f"YAML syntax error: {problem}")
+            return None
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:
+            report.error(1, "frontmatter", f"YAML syntax error: {_first_line(str(exc))}")
+            return None
+        if node is None:
+            report.error(1, "frontmatter", "frontmatter is empty; `id` and `type` are required")
+            return None
+        if not isinstance(node, yaml.MappingNode):
+            got = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
+            report.error(2, "frontmatter", f"expected a mapping of `key: value` lines, got {got}")
+            return None
+        try:
+            loader.flatten_mapping(node)  # resolves `<<` merge keys, as safe_load would
+        except (yaml.YAMLError, ValueError, RecursionError) as exc:
+            report.error(line_of(node.start_mark), "frontmatter", _first_line(str(exc)))
+            return None
+        fields = _Fields()
+        for key_node, value_node in node.value:
+            line = line_of(key_node.start_mark)
+            try:
+                key = loader.construct_object(key_node, deep=True)
+            except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+                key = None
+            name = key if isinstance(key, str) else None
+            if name is None and key is not None and isinstance(key_node, yaml.ScalarNode):
+                name = str(key_node.value)  # `1: x` and `yes: x` are keys too, just unknown ones
+            if not name or not name.strip():
+                report.warning(line, "frontmatter", "an entry without a plain key name; ignored")
+                continue
+            if name in fields.values:
+                report.error(line, name, f"duplicate key (first on line {fields.lines[name]})")
+                continue
+            try:
+                value = loader.construct_object(value_node, deep=True)
+            except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+                if isinstance(value_node, yaml.ScalarNode) and isinstance(exc, ValueError):
+                    # PyYAML raises a bare ValueError for impossible dates such as 2027-02-30.
+                    message = f"invalid value {value_node.value!r}: {_first_line(str(exc))}"
+                elif isinstance(exc, yaml.MarkedYAMLError):
+                    message = exc.problem or _first_line(str(exc))
+                else:
+                    message = _first_line(str(exc)) or "cannot be read"
+                report.error(line, name, message)
+                fields.lines[name] = line
+                continue
+            fields.values[name] = value
+            fields.lines[name] = line
+        return fields
+    finally:
+        loader.dispose()
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+# --- Field validation ------------------------------------------------------------------------
+
+
+def _describe(value: object) -> str:
+    """How a wrong value reads in a message: short, and never the whole value."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a yes/no value; quote it to keep it as text)"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return repr(shown)
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, dt.datetime):
+        return "a date and time"
+    if isinstance(value, dt.date):
+        return "a date"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return f"a {type(value).__name__}"
+
+
+def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    match = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.7)
+    return f"; did you mean {match[0]}?" if match else ""
+
+
+class _Validator:
+    """Reads typed fields out of `_Fields`, reporting each bad value at its key's line."""
+
+    def __init__(self, fields: _Fields, report: _Report) -> None:
+        self.fields = fields
+        self.report = report
+
+    def has(self, key: str) -> bool:
+        return self.fields.values.get(key) is not None
+
+    def error(self, key: str, message: str) -> None:
+        self.report.error(self.fields.line(key), key, message)
+
+    def text(self, key: str, *, one_line: bool = False) -> str | None:
+        value = self.fields.values.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.error(key, f"expected text, got {_describe(value)}")
+            return None
+        value = value.strip()
+        if one_line and "\n" in value:
+            self.error(key, "must be one line (put the detail in summary or the body)")
+            return None
+        return value or None
+
+    def choice(self, key: str, choices: tuple[str, ...], default: str) -> str:
+        value = self.fields.values.get(key)
+        if value is None:
+            return default
+        allowed = " | ".join(choices)
+        if not isinstance(value, str):
+            self.error(key, f"expected one of {allowed}, got {_describe(value)}")
+            return default
+        normal = value.strip().lower().replace("-", "_")
+        if normal not in choices:
+            self.error(key, f"expected one of {allowed}, got {_describe(value)}"
+                       + _suggest(normal, choices))
+            return default
+        return normal
+
+    def identifier(self, key: str) -> str | None:
+        value = self.fields.values.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            hint = " (quote it)" if isinstance(value, int | float) else ""
+            self.error(key, f"expected an id, got {_describe(value)}{hint}")
+            return None
+        problem = _id_problem(value.strip())
+        if problem:
+            self.error(key, problem)
+            return None
+        return value.strip()
+
+    def strings(self, key: str, *, what: str = "strings", coerce_numbers: bool = False,
+                check: Callable[[str], str | None] | None = None) -> tuple[str, ...]:
+        value = self.fields.values.get(key)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            value = [value]  # `tags: release` means `tags: [release]`
+        if not isinstance(value, list):
+            self.error(key, f"expected a list of {what}, got {_describe(value)}")
+            return ()
+        items: list[str] = []
+        for position, item in enumerate(value, start=1):
+            if coerce_numbers and isinstance(item, int | float) and not isinstance(item, bool):
+                item = str(item)
+            if not isinstance(item, str) or not item.strip():
+                shown = "an empty string" if isinstance(item, str) else _describe(item)
+                self.error(key, f"item {position}: expected a non-empty string, got {shown}")
+                continue
+            item = item.strip()
+            problem = check(item) if check else None
+            if problem:
+                self.error(key, f"item {position}: {problem}")
+                continue
+            if item not in items:
+                items.append(item)
+        return tuple(items)
+
+    def date(self, key: str) -> str | None:
+        value = self.fields.values.get(key)
+        if value is None:
+            return None
+        if isinstance(value, dt.datetime):
+            self.error(key, "expected a date YYYY-MM-DD, got a date and time")
+            return None
+        if isinstance(value, dt.date):
+            return value.isoformat()
+        if isinstance(value, str) and _DATE_RE.fullmatch(value.strip()):
+            try:
+                return dt.date.fromisoformat(value.strip()).isoformat()
+            except ValueError:
+                self.error(key, f"{value.strip()!r} is not a real date")
+                return None
+        self.error(key, f"expected a date YYYY-MM-DD, got {_describe(value)}")
+        return None
+
+    def level(self) -> int | None:
+        value = self.fields.values.get("level")
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in LEVELS:
+                return LEVELS[word]
+            if word.isdigit() and word.isascii():
+                return int(word)
+        names = ", ".join(LEVELS)
+        self.error("level", f"expected {names} or a non-negative integer, got {_describe(value)}")
+        return None
+
+    def safety_allow(self) -> tuple[str, ...]:
+        value = self.fields.values.get("safety")
+        if value is None:
+            return ()
+        if not isinstance(value, dict):
+            got = _describe(value)
+            self.error("safety", f"expected a mapping like `allow: [secret]`, got {got}")
+            return ()
+        for extra in value:
+            if extra != "allow":
+                self.error("safety", f"unknown key {str(extra)!r}; the only key is allow")
+        allow = value.get("allow")
+        if allow is None:
+            return ()
+        if isinstance(allow, str):
+            allow = [allow]
+        if not isinstance(allow, list):
+            self.error("safety", f"allow: expected a list of kinds, got {_describe(allow)}")
+            return ()
+        kinds: list[str] = []
+        for position, kind in enumerate(allow, start=1):
+            if not isinstance(kind, str) or not kind.strip():
+                self.error("safety", f"allow: item {position}: expected a kind such as secret, "
+                           f"got {_describe(kind)}")
+            elif kind.strip().lower() not in kinds:
+                kinds.append(kind.strip().lower())
+        return tuple(kinds)
+
+
+def _id_problem(value: str) -> str | None:
+    if not value:
+        return "an id cannot be empty"
+    if len(value) > MAX_ID_CHARS:
+        return f"an id is at most {MAX_ID_CHARS} characters, this one has {len(value)}"
+    if not ID_RE.fullmatch(value):
+        return (f"{_describe(value)} is not a valid id: use lower-case letters, digits, '.', '_' "
+                "and '-', starting with a letter or digit")
+    return None
+
+
+def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: str,
+           body_lines: list[tuple[int, str]]) -> Memory | None:
+    check = _Validator(fields, report)
+    for key in fields.values:
+        if key not in KNOWN_KEYS:
+            hint = _suggest(key, KNOWN_KEYS)
+            report.warning(fields.line(key), key, "unknown key, ignored" + hint)
+
+    ident = None
+    if "id" not in fields.lines:
+        report.error(1, "id", "required field is missing")
+    elif not check.has("id"):
+        check.error("id", "required field is empty")
+    else:
+        ident = check.identifier("id")
+    kind = None
+    if "type" not in fields.lines:
+        report.error(1, "type", "required field is missing (rule, skill or knowledge)")
+    elif not check.has("type"):
+        check.error("type", "required field is empty (rule, skill or knowledge)")
+    else:
+        kind = check.choice("type", TYPES, "")
+
+    if "roles" in fields.values and "role" in fields.values:
+        check.error("role", "both `role` and `roles` are set; keep only `roles`")
+    roles = check.strings("roles" if "roles" in fields.values else "role")
+    depends_on = check.strings("depends_on", what="ids", check=_id_problem)
+    if ident and ident in depends_on:
+        check.report.warning(fields.line("depends_on"), "depends_on", "a memory cannot depend on "
+                             "itself; entry ignored")
+        depends_on = tuple(d for d in depends_on if d != ident)
+    values: dict[str, Any] = {
+        "directive": check.text("directive", one_line=True),
+        "summary": check.text("summary"),
+        "tags": check.strings("tags", coerce_numbers=True),
+        "triggers": check.strings("triggers", what="phrases", coerce_numbers=True),
+        "applies_to": check.strings("applies_to", what="glob patterns"),
+        "depends_on": depends_on,
+        "level": check.level(),
+        "confidence": check.choice("confidence", CONFIDENCES, "medium"),
+        "authority": check.choice("authority", AUTHORITIES,
+                                  "reference" if kind == "knowledge" else "instruction"),
+        "roles": roles,
+        "lifecycle": check.choice("lifecycle", LIFECYCLES, "active"),
+        "review_after": check.date("review_after"),
+        "valid_from": check.date("valid_from"),
+        "valid_until": check.date("valid_until"),
+        "sources": check.strings("sources", what="file paths"),
+        "superseded_by": check.identifier("superseded_by"),
+        "load": check.choice("load", LOAD_MODES, "auto"),
+        "safety_allow": check.safety_allow(),
+    }
+    vf, vu = values["valid_from"], values["valid_until"]
+    if vf and vu and vf > vu:
+        check.error("valid_until", f"{vu} is before valid_from {vf}; the memory would never apply")
+    if report.failed or not ident or not kind:
+        return None
+
+    body = list(_sections(body_lines))
+    rendered = [(n, t) for n, t, state in body if state == "shown"]
+    rendered = _trim_blank(rendered)
+    indexed = [t for n, t, state in body if state in ("shown", "context")]
+    paragraph = _first_paragraph([t for _, t in rendered])
+    negations = _unique(
+        clause
+        for text in (values["summary"], values["directive"], " ".join(paragraph))
+        if text
+        for clause in negation_clauses(text)
+    )
+    return Memory(
+        id=ident,
+        type=kind,
+        scope=scope,
+        rel_path=rel_path,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        indexed_body="\n".join(indexed).strip("\n"),
+        first_sentence=_first_sentence(paragraph),
+        negations=negations,
+        unknown_keys=tuple(k for k in fields.values if k not in KNOWN_KEYS),
+        **values,
+    )
+
+
+# --- Body ------------------------------------------------------------------------------------
+
+
+def rendered_lines(raw_text: str) -> list[tuple[int, str]]:
+    """The rendered body as (1-based file line, text) pairs: no frontmatter, no hidden sections."""
+    lines = _LINE_BREAK.split(raw_text.removeprefix("\ufeff"))
+    closing = _split_frontmatter(lines)
+    if closing is None:
+        start = 0
+    elif closing < 0:
+        return []  # an unterminated frontmatter: nothing after it is known to be body
+    else:
+        start = closing + 1
+    body = list(enumerate(lines[start:], start=start + 1))
+    return _trim_blank([(n, t) for n, t, state in _sections(body) if state == "shown"])
+
+
+def _opens_fence(text: str) -> str | None:
+    """The fence a line opens (``` or ~~~, any indent, as list items indent them), or None."""
+    opened = _FENCE.match(text)
+    if not opened or (opened.group(1)[0] == "`" and "`" in opened.group(2)):
+        return None  # a backtick fence's info string never holds a backtick: inline code
+    return opened.group(1)
+
+
+def _closes_fence(fence: str, text: str) -> bool:
+    closed = _FENCE.match(text)
+    return bool(closed and closed.group(1)[0] == fence[0] and len(closed.group(1)) >= len(fence)
+                and not closed.group(2).strip())
+
+
+def _sections(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
+    """Tag each body line: "shown", "context" (indexed only), "heading" of a hidden section, or
+    "hidden" (Example/Origin). A hidden section runs to the next heading of its level or higher."""
+    hidden: list[tuple[int, str]] = []  # open hidden sections, outermost first: (level, title)
+    fence: str | None = None
+    for number, text in lines:
+        if fence is not None:
+            if _closes_fence(fence, text):
+                fence = None
+        elif (fence := _opens_fence(text)) is None and (heading := _HEADING.fullmatch(text)):
+            level = len(heading.group(1))
+            title = (heading.group(2) or "").strip().lower()
+            while hidden and hidden[-1][0] >= level:
+                hidden.pop()
+            if title in HIDDEN_TITLES:
+                hidden.append((level, title))
+                yield number, text, "heading"
+                continue
+        if not hidden:
+            yield number, text, "shown"
+        elif hidden[-1][1] == "context":
+            yield number, text, "context"
+        else:
+            yield number, text, "hidden"
+
+
+def _trim_blank(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start][1].strip():
+        start += 1
+    while end > start and not lines[end - 1][1].strip():
+        end -= 1
+    return lines[start:end]
+
+
+def _first_paragraph(lines: list[str]) -> list[str]:
+    """The first prose paragraph: headings, code, tables, rules and HTML skipped; list and quote
+    markers stripped. One list item counts as one paragraph."""
+    paragraph: list[str] = []
+    fence: str | None = None
+    for text in lines:
+        if fence is not None:
+            if _closes_fence(fence, text):
+                fence = None
+            continue
+        stripped = text.strip()
+        while stripped.startswith(">"):
+            stripped = stripped[1:].strip()
+        item = _LIST_MARKER.match(stripped)
+        ends = (not stripped or _opens_fence(text) is not None
+                or _HEADING.fullmatch(stripped) is not None
+                or _THEMATIC_BREAK.fullmatch(stripped) is not None)
+        if paragraph:
+            if ends or item:
+                break
+            paragraph.append(stripped)
+            continue
+        fence = _opens_fence(text)
+        # Indented code (4 spaces) cannot interrupt a paragraph, but it cannot start one either.
+        if ends or text.startswith(("    ", "\t")) or stripped.startswith(("|", "<")):
+            continue
+        paragraph.append(stripped[item.end():] if item else stripped)
+    return [line for line in paragraph if line]
+
+
+def _sentences(text: str) -> Iterator[str]:
+    """Split text into sentences at . ! ? followed by white space, keeping the punctuation."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        before = text[start:end.start()].rsplit(None, 1)
+        if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+            continue
+        yield text[start:end.end()].strip()
+        start = end.end()
+    if text[start:].strip():
+        yield text[start:].strip()
+
+
+def _first_sentence(paragraph: list[str]) -> str:
+    text = " ".join(" ".join(paragraph).split())
+    text = _LINK.sub(r"\1", text).replace("**", "")
+    sentence = next(_sentences(text), "")
+    if len(sentence) > MAX_FIRST_SENTENCE_CHARS:
+        cut = sentence[: MAX_FIRST_SENTENCE_CHARS - 1]
+        cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+        sentence = cut.rstrip(" ,;:") + "…"
+    return sentence
+
+
+# --- Negation clauses ------------------------------------------------------------------------
+
+# Words that name the memory itself: "do not use *this skill* for X" excludes X from the memory,
+# while "do not use *mocks* for X" is a rule about X and must stay positive evidence.
+_SELF = (r"(?:it|this|these|them|me|here|(?:this|the)\s+(?:skill|memory|rule|guide|page|file|"
+         r"document|doc|note|knowledge|workflow|procedure|checklist|reference))")
+_USE_VERBS = r"(?:use|invoke|load|apply|trigger|select|choose|call|activate)"
+_IMPERATIVE = re.compile(
+    rf"\b(?:do\s+not|don['’]t|never|should\s+not|shouldn['’]t|must\s+not)\s+{_USE_VERBS}"
+    rf"(?:\s+{_SELF})?\s+(?:for|when|on|with|to|in|if)\b",
+    re.IGNORECASE,
+)
+_NOT_FOR = re.compile(
+    r"\bnot\s+(?:(?:intended|meant|designed|suitable|to\s+be\s+used|be\s+used|used)\s+)?"
+    r"(?:for|when)\b",
+    re.IGNORECASE,
+)
+# "not for X" is the memory's own exclusion only where nothing else is its subject: at the start
+# of a sentence, after a separator ("..., not for X", "(not for X)", "but not for X"), or after
+# "this skill is". "The staging cluster is not for load tests" is a fact, and stays one.
+_NOT_FOR_PREFIX = re.compile(
+    rf"(?:|.*(?:[(\[,;:—–-]|\bbut|\band|\bor|\bonly)|{_SELF}(?:\s+(?:is|are|should|must|"
+    rf"can|may|will))?|(?:is|are)|{_SELF}\s+(?:is|are)\s+(?:also|just|simply))\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def negation_clauses(text: str) -> list[str]:
+    """The author's exclusion clauses in `text` ("Do not use it for X"), each from its marker to
+    the end of its sentence, line or semicolon, without the final punctuation."""
+    clauses: list[str] = []
+    for line in text.splitlines():
+        for sentence in _sentences(line):
+            start = _clause_start(sentence)
+            if start is not None:
+                # A semicolon starts a new thought ("not for X; see Y"): the clause ends there.
+                clause = sentence[start:].split(";", 1)[0].rstrip(" .!?:,")
+                if clause and clause not in clauses:
+                    clauses.append(clause)
+    return clauses
+
+
+def _clause_start(sentence: str) -> int | None:
+    found = [m.start() for m in _IMPERATIVE.finditer(sentence)]
+    found += [m.start() for m in _NOT_FOR.finditer(sentence)
+              if _NOT_FOR_PREFIX.fullmatch(sentence[: m.start()])]
+    return min(found) if found else None
+
+
+def _unique(items: Iterator[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))

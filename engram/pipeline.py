@@ -1,0 +1,563 @@
+"""build_pack(request) -> Pack: the only place where the stages of the read path meet.
+
+discover -> parse -> index (refreshed incrementally) -> route -> rank -> expand -> checks.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from engram import expand, rank, route
+from engram.config import Config, load_config
+from engram.errors import UnknownIdError
+from engram.fsutil import atomic_write_text
+from engram.index import FIELDS, Record, ScopeIndex
+from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
+from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
+from engram.render import Rendered, check_printable, render_pack
+from engram.stale import SourcesLock
+from engram.tokenize import anchors as query_anchors
+from engram.tokenize import is_procedural, tokens
+
+FETCH_FILE = "fetched.json"
+FETCH_BOOST_DAYS = 30
+MAX_CHECK_ROUNDS = 2  # re-index and re-rank once if a file changed between index and print
+
+
+@dataclass(frozen=True)
+class Request:
+    query: str = ""
+    paths: tuple[str, ...] = ()
+    cwd: str = "."
+    workspace: str | None = None
+    use_global: bool = True
+    role: str | None = None
+    limit: int | None = None
+    expand_top: int | None = None
+    disclosure: str | None = None
+    all: bool = False
+    path_only: bool = False
+    ids: tuple[str, ...] = ()
+    gate: bool = True  # `engram search` turns the anchor gate off
+    record_fetch: bool = True
+    budget_tokens: int | None = None  # None = config `load.budget_tokens`
+
+
+@dataclass(frozen=True)
+class Context:
+    workspace_dir: Path | None  # the project dir holding .engram/
+    engram_dir: Path | None
+    global_dir: Path | None
+    config: Config
+    state_dir: Path | None
+    today: str
+    role: str | None
+    cwd: Path = field(default_factory=Path.cwd)
+
+
+def today() -> str:
+    return os.environ.get("ENGRAM_TODAY") or _dt.date.today().isoformat()
+
+
+def resolve(request: Request) -> Context:
+    cwd = Path(request.cwd).resolve()
+    project = find_project(cwd, request.workspace)
+    engram_dir = project / SCOPE_DIRNAME if project is not None else None
+    home = global_root()
+    global_dir = home if request.use_global and home.is_dir() else None
+    config = load_config(str(engram_dir) if engram_dir else None, str(home))
+    state_root = engram_dir or (home if home.is_dir() else None)
+    state_dir = derived_dir(state_root, STATE_DIRNAME) if state_root is not None else None
+    role = request.role or os.environ.get("ENGRAM_ROLE") or None
+    return Context(project, engram_dir, global_dir, config, state_dir, today(), role, cwd)
+
+
+class Scopes:
+    """The opened, refreshed indexes: workspace first (scope rank 0), then global (rank 1)."""
+
+    def __init__(self, ctx: Context, force: bool = False) -> None:
+        self.ctx = ctx
+        self.indexes: list[ScopeIndex] = []
+        for root, scope in ((ctx.engram_dir, WORKSPACE), (ctx.global_dir, GLOBAL)):
+            if root is not None:
+                index = ScopeIndex.open(root, scope)
+                index.refresh(force=force)
+                self.indexes.append(index)
+        self._visible: dict[str, tuple[Memory, int] | None] = {}
+
+    def close(self) -> None:
+        for index in self.indexes:
+            index.close()
+
+    def root_of(self, memory: Memory) -> Path:
+        for index in self.indexes:
+            if index.scope == memory.scope:
+                return index.root
+        raise KeyError(memory.scope)
+
+    def find(self, memory_id: str) -> tuple[Record, int] | None:
+        """The winning record for an id (workspace shadows global), with its scope rank."""
+        for rank_no, index in enumerate(self.indexes):
+            keys = index.keys_by_id([memory_id])
+            if memory_id in keys:
+                record = index.records([keys[memory_id]])[keys[memory_id]]
+                return record, rank_no
+        return None
+
+    def visible(self, memory_id: str) -> tuple[Memory, int] | None:
+        """A prerequisite as expand sees it: present, in its lifecycle window, role-visible."""
+        if memory_id not in self._visible:
+            hit = self.find(memory_id)
+            result = None
+            if hit is not None:
+                memory = hit[0].memory
+                if (route.lifecycle_exclusion(memory, self.ctx.today) is None
+                        and route.role_visible(memory, self.ctx.role)):
+                    result = (memory, hit[0].depth)
+            self._visible[memory_id] = result
+        return self._visible[memory_id]
+
+    def problems(self) -> list[Problem]:
+        out: list[Problem] = []
+        for index in self.indexes:
+            for problem in index.problems():
+                out.append(replace(problem, path=self._display(index, problem.path)))
+        return out
+
+    def _display(self, index: ScopeIndex, rel: str) -> str:
+        full = index.root / rel
+        try:
+            return os.path.relpath(full, self.ctx.cwd) if full.is_relative_to(self.ctx.cwd) \
+                else str(full)
+        except ValueError:
+            return str(full)
+
+    def hidden_by_ignore(self) -> int:
+        return sum(index.hidden_by_ignore() for index in self.indexes)
+
+    def all_records(self) -> list[tuple[Record, int]]:
+        """Every winning record of both scopes, shadowed globals left out; sorted by id."""
+        seen: set[str] = set()
+        out: list[tuple[Record, int]] = []
+        for rank_no, index in enumerate(self.indexes):
+            for record in index.all_records():
+                if record.memory.id not in seen:
+                    seen.add(record.memory.id)
+                    out.append((record, rank_no))
+        out.sort(key=lambda rr: rr[0].memory.id)
+        return out
+
+
+# -- routing and ranking ------------------------------------------------------------------------
+@dataclass
+class _Scored:
+    record: Record
+    scope_rank: int
+    evidence: route.Evidence
+    bm25: float = 0.0
+    multipliers: list[tuple[str, float]] = field(default_factory=list)
+    score: float = 0.0
+    stale: bool = False
+    excluded: str | None = None
+    detail: str = ""
+
+
+def _relative_paths(ctx: Context, paths: Iterable[str]) -> list[str]:
+    base = ctx.workspace_dir
+    out: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        full = path if path.is_absolute() else ctx.cwd / path
+        full = Path(os.path.normpath(full))
+        if base is not None and full.is_relative_to(base):
+            out.append(full.relative_to(base).as_posix())
+        elif not path.is_absolute():
+            out.append(Path(os.path.normpath(raw)).as_posix())
+    return out
+
+
+def _fetch_history(ctx: Context) -> dict[str, str]:
+    if ctx.state_dir is None:
+        return {}
+    try:
+        data = json.loads((ctx.state_dir / FETCH_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # fetch history is a hint; a broken file only loses the boost
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _recently(day: str, today_iso: str, days: int) -> bool:
+    try:
+        delta = _dt.date.fromisoformat(today_iso) - _dt.date.fromisoformat(day)
+    except ValueError:
+        return False
+    return 0 <= delta.days <= days
+
+
+def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[str],
+               procedural: bool, gate: bool, path_only: bool) -> list[_Scored]:
+    weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
+    evidence: list[dict[int, route.Evidence]] = []
+    doc_freq: Counter[str] = Counter()
+    doc_count = 0
+    weighted_total = 0.0
+    for index in scopes.indexes:
+        ev: dict[int, route.Evidence] = {}
+        if anchors and not path_only:
+            postings = index.postings(anchors)
+            for term, rows in postings.items():
+                doc_freq[term] += sum(1 for _ in rows)
+            route.gather(postings, weights, ev)
+        if touched:
+            for key, globs in index.path_globbed():
+                if route.path_matches(((r, i) for r, i in globs), touched):
+                    ev.setdefault(key, route.Evidence()).path_match = True
+        evidence.append(ev)
+        doc_count += index.doc_count()
+        weighted_total += rank.weighted_len(index.field_totals(), weights)
+    stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
+    idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}
+    lock = SourcesLock(ctx.engram_dir)
+    fetched = _fetch_history(ctx)
+    ws_ids: set[str] = set()
+    scored: list[_Scored] = []
+    for scope_rank, (index, ev) in enumerate(zip(scopes.indexes, evidence, strict=True)):
+        records = index.records(ev.keys())
+        if index.scope == GLOBAL and scope_rank > 0:
+            ws_ids = set(scopes.indexes[0].keys_by_id(r.memory.id for r in records.values()))
+        for key, e in ev.items():
+            record = records.get(key)
+            if record is None:
+                continue
+            doc_len = rank.weighted_len(record.lengths, weights)
+            bm25 = sum(rank.term_score(tf, doc_len, idfs[t], stats) for t, tf in e.tf.items())
+            scored.append(_Scored(record, scope_rank, e, bm25))
+            item = scored[-1]
+            memory = record.memory
+            lifecycle = route.lifecycle_exclusion(memory, ctx.today)
+            if memory.scope == GLOBAL and memory.id in ws_ids:
+                item.excluded, item.detail = "shadowed", "workspace memory has this id"
+            elif lifecycle is not None:
+                item.excluded, item.detail = "lifecycle", lifecycle
+            elif not route.role_visible(memory, ctx.role):
+                item.excluded = "role"
+                item.detail = "roles " + ",".join(memory.roles)
+            elif not e.tf and not e.path_match:
+                item.excluded, item.detail = "negated", "matched only its own exclusion clause"
+            elif route.is_negated(e):
+                item.excluded = "negated"
+                item.detail = "query matches its exclusion clause: " + ",".join(sorted(e.negated))
+            elif gate and not route.passes_gate(len(anchors), e):
+                item.excluded, item.detail = "gate", "one weak match for a long query"
+            item.stale = lock.is_stale(memory)
+    top_bm25 = max((s.bm25 for s in scored), default=0.0)
+    bonus = top_bm25 if top_bm25 > 0 else 1.0
+    for item in scored:
+        memory = item.record.memory
+        factors: list[tuple[str, float]] = []
+        if route.review_due(memory, ctx.today):
+            factors.append(rank.REVIEW_DUE)
+        if item.stale:
+            factors.append(rank.STALE)
+        if memory.confidence in rank.CONFIDENCE:
+            factors.append(rank.CONFIDENCE[memory.confidence])
+        if memory.scope == WORKSPACE:
+            factors.append(rank.WORKSPACE)
+        if memory.id in fetched and _recently(fetched[memory.id], ctx.today, FETCH_BOOST_DAYS):
+            factors.append(rank.FETCHED)
+        if procedural and memory.type == "skill":
+            factors.append(rank.PROCEDURAL_SKILL)
+        item.multipliers = factors
+        base = item.bm25 + (bonus if item.evidence.path_match else 0.0)
+        item.score = rank.apply_multipliers(base, factors)
+    scored.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.record.memory.id))
+    _mark_duplicates(scored)
+    return scored
+
+
+def _mark_duplicates(scored: list[_Scored]) -> None:
+    """At most one member of a near-duplicate group: the best ranked one stays related."""
+    kept: dict[tuple[int, str], str] = {}
+    for item in scored:
+        group = item.record.dup_group
+        if item.excluded or group is None:
+            continue
+        slot = (item.scope_rank, group)
+        if slot in kept:
+            item.excluded, item.detail = "duplicate", f"near-duplicate of {kept[slot]}"
+        else:
+            kept[slot] = item.record.memory.id
+
+
+def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Candidate:
+    ev = item.evidence
+    matched = tuple(sorted((f, t) for t, fs in ev.fields.items() for f in fs))
+    return Candidate(
+        memory=item.record.memory, bm25=item.bm25,
+        path_bonus=0.0, multipliers=tuple(item.multipliers), score=item.score,
+        matched=matched, path_match=ev.path_match, anchors_matched=ev.anchors_matched,
+        strong_match=ev.strong, stale=item.stale, excluded=reason or item.excluded,
+        excluded_detail=item.detail, rank=rank_no)
+
+
+# -- the pack -----------------------------------------------------------------------------------
+def load(request: Request) -> tuple[Pack, Rendered]:
+    """`engram load`: the pack and its text, within the request's (or config's) token budget."""
+    ctx = resolve(request)
+    pack = _build(ctx, request)
+    budget = request.budget_tokens or ctx.config.load_budget_tokens
+    return pack, render_pack(pack, budget_tokens=budget)
+
+
+def build_pack(request: Request) -> Pack:
+    return _build(resolve(request), request)
+
+
+def _build(ctx: Context, request: Request) -> Pack:
+    scopes = Scopes(ctx)
+    try:
+        if request.ids:
+            return _fetch_pack(ctx, scopes, request)
+        for _ in range(MAX_CHECK_ROUNDS):
+            pack, changed = _routed_pack(ctx, scopes, request)
+            if not changed:
+                return pack
+            for memory in changed:
+                index = next(i for i in scopes.indexes if i.scope == memory.scope)
+                index.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (memory.rel_path,))
+                index.refresh()
+            scopes._visible.clear()
+        pack, changed = _routed_pack(ctx, scopes, request, final=True)
+        return pack
+    finally:
+        scopes.close()
+
+
+def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
+                 final: bool = False) -> tuple[Pack, list[Memory]]:
+    config = ctx.config
+    anchors = () if request.path_only else query_anchors(request.query)
+    procedural = is_procedural(request.query)
+    touched = _relative_paths(ctx, request.paths)
+    scored = _score_all(ctx, scopes, anchors, touched, procedural, request.gate,
+                        request.path_only) if (anchors or touched) else []
+    related = [s for s in scored if s.excluded is None]
+    limit = None if request.all else (request.limit or config.load_limit)
+    routed = [expand.Routed(s.record.memory, s.score, s.record.depth) for s in related]
+    if request.all:
+        selection = expand.Selection(
+            tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed), (), 0)
+    else:
+        selection = expand.select(routed, scopes.visible, limit)
+    disclosure = request.disclosure or config.load_disclosure
+    expand_top = request.expand_top if request.expand_top is not None else config.load_expand_top
+    if disclosure == "full" or request.all:
+        bodies = {m.memory.id for m in selection.members}
+    else:
+        bodies = expand.body_ids(selection, expand_top, scopes.visible)
+    by_id = {s.record.memory.id: s for s in scored}
+    ranks = _rank_positions(selection)
+    items: list[PackItem] = []
+    changed: list[Memory] = []
+    withheld: list[tuple[str, Finding]] = []
+    excluded: list[tuple[str, str]] = []
+    lock = SourcesLock(ctx.engram_dir)
+    printable_list: list[tuple[expand.Member | expand.Routed, str]] = [
+        (m, "body" if m.memory.id in bodies else "card") for m in selection.members]
+    printable_list += [(r, "related") for r in selection.cut[:5]]
+    for member, mode in printable_list:
+        memory = member.memory
+        check = check_printable(memory, scopes.root_of(memory))
+        if check.status == "changed" and not final:
+            changed.append(memory)
+            continue
+        if check.status != "ok":
+            reason = ("unsafe:" + check.findings[0].kind) if check.status == "unsafe" \
+                else "changed"
+            excluded.append((memory.id, reason))
+            withheld.extend((memory.id, f) for f in check.findings)
+            continue
+        scored_item = by_id.get(memory.id)
+        stale = scored_item.stale if scored_item else lock.is_stale(memory)
+        prereq_of = member.prerequisite_of if isinstance(member, expand.Member) else None
+        items.append(PackItem(memory, mode, member.score, _requires(memory, scopes), stale,
+                              prereq_of, check.body if mode == "body" else "",
+                              ranks.get(memory.id, len(ranks) + 1)))
+    if changed:
+        return Pack(request.query, anchors, (), 0), changed
+    cut_ids = {r.memory.id for r in selection.cut}
+    candidates: list[Candidate] = []
+    position = {mid: n for mid, n in ranks.items()}
+    for s in scored:
+        mid = s.record.memory.id
+        if s.excluded is None:
+            reason = "limit" if mid in cut_ids else None
+            candidates.append(_candidate(s, position.get(mid, 0), reason))
+        else:
+            candidates.append(_candidate(s))
+    for mid, reason in excluded:
+        candidates = [replace(c, excluded=reason) if c.memory.id == mid else c
+                      for c in candidates]
+    in_pack = {i.memory.id for i in items}
+    excluded_all = sorted({(c.memory.id, c.excluded) for c in candidates
+                           if c.excluded and c.memory.id not in in_pack} | set(excluded))
+    pack = Pack(
+        query=request.query, anchors=anchors, items=tuple(items),
+        related_total=len(related) + selection.pulled_in,
+        candidates=tuple(candidates), excluded=tuple(excluded_all),
+        hidden_by_ignore=scopes.hidden_by_ignore(),
+        invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
+        narrowing_tags=_narrowing_tags(related, request.query),
+        withheld=tuple(withheld), procedural=procedural)
+    return pack, []
+
+
+def _rank_positions(selection: expand.Selection) -> dict[str, int]:
+    """Rank order with prerequisites right after the first member that needs them."""
+    order: list[str] = []
+    pending: dict[str, list[str]] = {}
+    for member in selection.members:
+        if member.prerequisite_of is not None:
+            pending.setdefault(member.prerequisite_of, []).append(member.memory.id)
+        else:
+            order.append(member.memory.id)
+            order.extend(pending.pop(member.memory.id, []))
+    for rest in pending.values():
+        order.extend(rest)
+    return {mid: n for n, mid in enumerate(order, start=1)}
+
+
+def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
+    return tuple(dep if scopes.find(dep) is not None else f"{dep} (missing)"
+                 for dep in memory.depends_on)
+
+
+def _narrowing_tags(related: list[_Scored], query: str) -> tuple[str, ...]:
+    query_stems = set(tokens(query))
+    counts: Counter[str] = Counter()
+    for item in related:
+        for tag in item.record.memory.tags:
+            if not set(tokens(tag)) & query_stems:
+                counts[tag] += 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return tuple(tag for tag, n in ranked if n >= 1)[:5]
+
+
+def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
+    items: list[PackItem] = []
+    warnings: list[str] = []
+    excluded: list[tuple[str, str]] = []
+    withheld: list[tuple[str, Finding]] = []
+    ids = [i for raw in request.ids for i in raw.split(",") if i.strip()]
+    found_any = False
+    for n, mid in enumerate(dict.fromkeys(i.strip() for i in ids), start=1):
+        hit = scopes.find(mid)
+        if hit is None:
+            warnings.append(f"engram: unknown id: {mid}")
+            continue
+        found_any = True
+        memory = hit[0].memory
+        lifecycle = route.lifecycle_exclusion(memory, ctx.today)
+        if lifecycle is not None:
+            warnings.append(f"engram: warning: {mid} is out of its lifecycle ({lifecycle})")
+        if not route.role_visible(memory, ctx.role):
+            warnings.append(f"engram: warning: {mid} is for roles {', '.join(memory.roles)}")
+        check = check_printable(memory, scopes.root_of(memory))
+        if check.status != "ok":
+            reason = ("unsafe:" + check.findings[0].kind) if check.status == "unsafe" \
+                else "changed"
+            excluded.append((mid, reason))
+            withheld.extend((mid, f) for f in check.findings)
+            continue
+        items.append(PackItem(memory, "body", 0.0, _requires(memory, scopes),
+                              SourcesLock(ctx.engram_dir).is_stale(memory), None, check.body, n))
+    if not found_any:
+        raise UnknownIdError("\n".join(warnings))
+    if request.record_fetch:
+        _record_fetches(ctx, [i.memory.id for i in items])
+    return Pack(request.query, (), tuple(items), len(items), excluded=tuple(excluded),
+                invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
+                withheld=tuple(withheld), warnings=tuple(warnings))
+
+
+def _record_fetches(ctx: Context, ids: list[str]) -> None:
+    if ctx.state_dir is None or not ids:
+        return
+    history = _fetch_history(ctx)
+    for mid in ids:
+        history[mid] = ctx.today
+    try:
+        atomic_write_text(ctx.state_dir / FETCH_FILE,
+                          json.dumps(dict(sorted(history.items())), indent=1) + "\n")
+    except OSError:
+        pass  # losing a ranking hint must never fail a fetch
+
+
+# -- other read-path entry points ------------------------------------------------------------
+def search(request: Request) -> list[Candidate]:
+    """Every visible memory sharing an anchor with the query, ranked, no gate and no limit."""
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        anchors = query_anchors(request.query)
+        touched = _relative_paths(ctx, request.paths)
+        if not anchors and not touched:
+            return []
+        scored = _score_all(ctx, scopes, anchors, touched, is_procedural(request.query),
+                            gate=False, path_only=False)
+        visible = [s for s in scored if s.excluded in (None, "duplicate", "negated")]
+        return [_candidate(s, n) for n, s in enumerate(visible, start=1)]
+    finally:
+        scopes.close()
+
+
+def visible_memories(request: Request) -> list[Memory]:
+    """Every valid memory that routing could show (shadowing, lifecycle and role applied)."""
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        return [r.memory for r, _ in scopes.all_records()
+                if route.lifecycle_exclusion(r.memory, ctx.today) is None
+                and route.role_visible(r.memory, ctx.role)]
+    finally:
+        scopes.close()
+
+
+def session_pack(request: Request) -> Pack:
+    """What a new session starts with: `load: always` memories and foundation-level rules."""
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        chosen = [(r, n) for r, n in scopes.all_records()
+                  if (r.memory.load == "always"
+                      or (r.memory.type == "rule" and r.memory.level == 0))
+                  and route.lifecycle_exclusion(r.memory, ctx.today) is None
+                  and route.role_visible(r.memory, ctx.role)]
+        chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
+        routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
+        selection = expand.select(routed, scopes.visible, None)
+        ranks = _rank_positions(selection)
+        items: list[PackItem] = []
+        excluded: list[tuple[str, str]] = []
+        withheld: list[tuple[str, Finding]] = []
+        for member in selection.members:
+            check = check_printable(member.memory, scopes.root_of(member.memory))
+            if check.status != "ok":
+                excluded.append((member.memory.id, "unsafe:" + check.findings[0].kind
+                                 if check.findings else "changed"))
+                withheld.extend((member.memory.id, f) for f in check.findings)
+                continue
+            items.append(PackItem(member.memory, "body", member.score,
+                                  _requires(member.memory, scopes), False,
+                                  member.prerequisite_of, check.body,
+                                  ranks.get(member.memory.id, 0)))
+        return Pack(request.query, (), tuple(items), len(items), excluded=tuple(excluded),
+                    withheld=tuple(withheld))
+    finally:
+        scopes.close()

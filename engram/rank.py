@@ -1,0 +1,85 @@
+"""BM25 over weighted fields, the path bonus and the lifecycle multipliers.
+
+Scores are computed in pure Python from the index's postings, so scoring touches only memories
+that share a term; `reference_bm25` runs rank_bm25 itself, and tests hold the two to agree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+K1 = 1.5
+B = 0.75
+
+# The multipliers of read-path.md, as (label shown in dry-run, factor).
+REVIEW_DUE = ("review_due", 0.7)
+STALE = ("stale", 0.6)
+CONFIDENCE = {"medium": ("medium", 0.9), "low": ("low", 0.75)}
+WORKSPACE = ("ws", 1.1)
+FETCHED = ("fetched", 1.05)
+PROCEDURAL_SKILL = ("skill", 1.2)
+
+
+def idf(doc_count: int, doc_freq: int) -> float:
+    """Okapi IDF shifted by one inside the log (as Lucene does), so it is always > 0.
+
+    rank_bm25's plain Okapi IDF is zero or negative for a term in half the documents or more,
+    which in a small workspace is the normal case: a matched anchor must always add something.
+    """
+    return math.log(1.0 + (doc_count - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    doc_count: int
+    avg_len: float  # weighted average document length
+
+
+def weighted_len(lengths: Sequence[int], weights: Sequence[float]) -> float:
+    return sum(n * w for n, w in zip(lengths, weights, strict=False))
+
+
+def term_score(tf: float, doc_len: float, term_idf: float, stats: CorpusStats) -> float:
+    if tf <= 0:
+        return 0.0
+    norm = K1 * (1.0 - B + B * doc_len / stats.avg_len) if stats.avg_len > 0 else K1
+    return term_idf * tf * (K1 + 1.0) / (tf + norm)
+
+
+def apply_multipliers(base: float, factors: Sequence[tuple[str, float]]) -> float:
+    score = base
+    for _, factor in factors:
+        score *= factor
+    return score
+
+
+def order_key(score: float, scope_rank: int, memory_id: str) -> tuple[float, int, str]:
+    """Final score descending, then workspace before global, then id: the same on every machine.
+
+    Scores are rounded so float noise in the last bits never reorders ties.
+    """
+    return (-round(score, 9), scope_rank, memory_id)
+
+
+def reference_bm25(corpus: Sequence[Sequence[str]], query: Sequence[str]) -> list[float]:
+    """Plain rank_bm25 scores with engram's IDF: the yardstick the fast scorer is tested on."""
+    from rank_bm25 import BM25Okapi  # numpy behind it: never on the load path
+
+    class ShiftedIdf(BM25Okapi):  # type: ignore[misc]
+        def _calc_idf(self, nd: Mapping[str, int]) -> None:
+            self.idf = {word: idf(self.corpus_size, freq) for word, freq in nd.items()}
+
+    model = ShiftedIdf([list(doc) for doc in corpus], k1=K1, b=B)
+    return [float(x) for x in model.get_scores(list(query))]
+
+
+def plain_bm25_top(corpus: Sequence[Sequence[str]], query: Sequence[str], k: int) -> list[int]:
+    """Indices of the top-k documents under rank_bm25's own Okapi: the baseline to beat."""
+    from rank_bm25 import BM25Okapi
+
+    model = BM25Okapi([list(doc) for doc in corpus])
+    scores = model.get_scores(list(query))
+    ranked = sorted(range(len(corpus)), key=lambda i: (-float(scores[i]), i))
+    return [i for i in ranked[:k] if float(scores[i]) > 0]

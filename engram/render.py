@@ -1,0 +1,202 @@
+"""Layered disclosure, cards, the budget, and the checks every printed memory passes first.
+
+Formatting is pure; `check_printable` is the one place that re-reads a file before printing it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from engram.model import Finding, Memory, Pack, PackItem
+
+CARD_MAX = 160
+RELATED_MAX = 5
+
+
+@dataclass(frozen=True)
+class RenderedParts:
+    bodies: tuple[str, ...]
+    cards: tuple[str, ...]
+    demoted: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    text: str
+    bodies: tuple[str, ...]
+    cards: tuple[str, ...]
+    demoted: tuple[str, ...]
+    dropped: tuple[str, ...]
+
+
+def count_line(loaded: int, related: int) -> str:
+    return f"engram: loaded {loaded} memory files / {related} total related memories"
+
+
+def utf16_len(text: str) -> int:
+    """Length as hosts written in JavaScript measure it: astral characters count twice."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def card_line(item: PackItem) -> str:
+    memory = item.memory
+    head = f"- {memory.id} [{memory.type}]"
+    tail = " (stale)" if item.stale else ""
+    text = " ".join(memory.card_text.split())
+    room = CARD_MAX - len(head) - len(tail) - 1
+    if len(text) > room:
+        text = text[:max(room - 1, 0)].rstrip() + "…"
+    return f"{head} {text}{tail}" if text else f"{head}{tail}"
+
+
+def body_block(item: PackItem) -> str:
+    memory = item.memory
+    lines = [f"### {memory.id} [{memory.type}, {memory.authority}]"]
+    if item.requires:
+        lines.append("requires: " + ", ".join(item.requires))
+    if item.body:
+        lines.append(item.body)
+    return "\n".join(lines) + "\n"
+
+
+def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str) -> tuple[str, list[str]]:
+    out = [head + "\n"]
+    cards: list[str] = []
+    previous = "head"
+    related = [i for i in items if i.disclosure == "related" and modes.get(i.memory.id)]
+    for item in items:
+        mode = modes.get(item.memory.id)
+        if item.disclosure == "related" or mode is None:
+            continue
+        if mode == "body":
+            if previous == "card":
+                out.append("\n")
+            out.append(body_block(item) + "\n")
+        else:
+            out.append(card_line(item) + "\n")
+            cards.append(item.memory.id)
+        previous = mode
+    if related:
+        out.append("related, not loaded:\n")
+        for item in related:
+            out.append(card_line(item) + "\n")
+            cards.append(item.memory.id)
+    if cards:
+        out.append("fetch: engram load --id " + ",".join(cards) + "\n")
+    return "".join(out), cards
+
+
+def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: int | None = None,
+                omit_ids: Collection[str] = (),
+                head: Callable[[RenderedParts], str] | None = None) -> Rendered:
+    """The pack as text, within budget: bodies demote to cards (lowest-ranked first), then cards
+    drop (related first), and text is never cut in the middle."""
+    omit = set(omit_ids)
+    items = [i for i in pack.items if i.memory.id not in omit]
+    related = [i for i in items if i.disclosure == "related"][:RELATED_MAX]
+    members = [i for i in items if i.disclosure != "related"]
+    items = members + related
+    modes = {i.memory.id: ("body" if i.disclosure == "body" else "card") for i in items}
+    demoted: list[str] = []
+    dropped: list[str] = []
+
+    def make_head() -> str:
+        parts = _parts(items, modes, demoted, dropped)
+        if head is not None:
+            return head(parts)
+        shown = sum(1 for i in members if i.memory.id in modes)
+        return count_line(shown, pack.related_total)
+
+    def cost(text: str) -> int:
+        if budget_chars is not None and budget_tokens is not None:
+            return max(utf16_len(text) - budget_chars, estimate_tokens(text) - budget_tokens)
+        if budget_chars is not None:
+            return utf16_len(text) - budget_chars
+        if budget_tokens is not None:
+            return estimate_tokens(text) - budget_tokens
+        return 0
+
+    by_rank = sorted(members, key=lambda i: i.rank)
+    while True:
+        text, cards = _compose(items, modes, make_head())
+        if cost(text) <= 0:
+            break
+        bodies = [i for i in by_rank if modes.get(i.memory.id) == "body"]
+        if bodies:
+            victim = bodies[-1].memory.id
+            modes[victim] = "card"
+            demoted.append(victim)
+            continue
+        shown_related = [i for i in related if i.memory.id in modes]
+        shown_cards = shown_related or [i for i in by_rank if i.memory.id in modes]
+        if shown_cards:
+            victim = shown_cards[-1].memory.id
+            del modes[victim]
+            dropped.append(victim)
+            continue
+        # Nothing left to take out: the count line alone, even if the budget is smaller.
+        text = make_head() + "\n"
+        break
+    parts = _parts(items, modes, demoted, dropped)
+    return Rendered(text, parts.bodies, parts.cards, parts.demoted, parts.dropped)
+
+
+def _parts(items: Sequence[PackItem], modes: dict[str, str], demoted: list[str],
+           dropped: list[str]) -> RenderedParts:
+    bodies = tuple(i.memory.id for i in items if modes.get(i.memory.id) == "body")
+    cards = tuple(i.memory.id for i in items if modes.get(i.memory.id) == "card")
+    return RenderedParts(bodies, cards, tuple(demoted), tuple(dropped))
+
+
+# -- checks before printing ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Printable:
+    """The outcome of re-reading a memory just before printing it."""
+
+    status: str  # "ok" | "changed" | "unsafe" | "unreadable"
+    body: str = ""
+    findings: tuple[Finding, ...] = ()
+    allowed: tuple[Finding, ...] = ()
+
+
+def check_printable(memory: Memory, root: Path) -> Printable:
+    """Re-read the file, compare its hash with the index, and safety-scan what would print."""
+    from engram.parse import rendered_lines
+    from engram.safety import scan
+
+    try:
+        raw = (root / memory.rel_path).read_bytes()
+    except OSError:
+        return Printable("unreadable")
+    if hashlib.sha256(raw).hexdigest() != memory.sha256:
+        return Printable("changed")
+    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+    lines = rendered_lines(text)
+    result = scan([*lines, *_card_lines(text, memory)], memory.safety_allow)
+    body = "\n".join(line for _, line in lines)
+    if not result.safe:
+        return Printable("unsafe", findings=result.findings, allowed=result.allowed)
+    return Printable("ok", body=body, allowed=result.allowed)
+
+
+def _card_lines(text: str, memory: Memory) -> list[tuple[int, str]]:
+    # Cards print frontmatter text: scan the parsed value at its key's line, so the number is real.
+    out: list[tuple[int, str]] = []
+    key_lines: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines()[:400], start=1):
+        for key in ("directive", "summary"):
+            if line.startswith(key + ":") and key not in key_lines:
+                key_lines[key] = number
+    for key, value in (("directive", memory.directive), ("summary", memory.summary)):
+        if value:
+            out.append((key_lines.get(key, 1), value))
+    return out

@@ -1,0 +1,113 @@
+"""Which memories a task is about: anchor evidence, path triggers, the gate and the exclusions.
+
+No scoring here beyond collecting term frequencies; rank.py turns evidence into scores.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engram.index import FIELDS, STRONG_FIELDS, unpack_counts
+from engram.model import Memory
+
+NEGATIVE = FIELDS.index("negative")
+GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
+
+
+@dataclass
+class Evidence:
+    """What one memory shares with the query, before any scoring."""
+
+    tf: dict[str, float] = field(default_factory=dict)  # anchor -> weighted term frequency
+    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)  # anchor -> fields hit
+    negated: set[str] = field(default_factory=set)  # anchors met inside an exclusion clause
+    path_match: bool = False
+
+    @property
+    def anchors_matched(self) -> int:
+        return len(self.tf)
+
+    @property
+    def strong(self) -> bool:
+        return any(STRONG_FIELDS.intersection(f) for f in self.fields.values())
+
+
+def gather(postings: Mapping[str, list[tuple[int, int]]], weights: tuple[float, ...],
+           into: dict[int, Evidence]) -> None:
+    """Fold one scope's postings for the anchors into per-memory evidence."""
+    positive = range(NEGATIVE)
+    for term, rows in postings.items():
+        for key, packed in rows:
+            counts = unpack_counts(packed)
+            tf = sum(counts[i] * weights[i] for i in positive)
+            ev = into.get(key)
+            if ev is None:
+                ev = into[key] = Evidence()
+            if tf > 0:
+                ev.tf[term] = tf
+                ev.fields[term] = tuple(FIELDS[i] for i in positive if counts[i])
+            if counts[NEGATIVE]:
+                ev.negated.add(term)
+
+
+def passes_gate(anchor_count: int, ev: Evidence) -> bool:
+    if anchor_count < GATE_MIN_ANCHORS:
+        return ev.anchors_matched >= 1 or ev.path_match
+    return ev.anchors_matched >= 2 or ev.strong or ev.path_match
+
+
+def is_negated(ev: Evidence) -> bool:
+    """The author's own "do not use for X" clause is what the query matched.
+
+    Excluded when the clause holds more of the matched anchors than the rest of the memory does
+    (at least two, or every one): the memory said it is not for this.
+    """
+    if not ev.negated or ev.path_match:
+        return False
+    outside = set(ev.tf) - ev.negated
+    inside = len(ev.negated)
+    return (inside >= 2 and inside > len(outside)) or not outside
+
+
+def lifecycle_exclusion(memory: Memory, today: str) -> str | None:
+    """Why the memory is out of its lifecycle window today, or None."""
+    if memory.lifecycle == "superseded":
+        by = f" by {memory.superseded_by}" if memory.superseded_by else ""
+        return f"superseded{by}"
+    if memory.lifecycle == "archived":
+        return "archived"
+    if memory.valid_until and today > memory.valid_until:
+        return f"valid_until {memory.valid_until}"
+    if memory.valid_from and today < memory.valid_from:
+        return f"valid_from {memory.valid_from}"
+    return None
+
+
+def role_visible(memory: Memory, role: str | None) -> bool:
+    return not memory.roles or (role is not None and role in memory.roles)
+
+
+def review_due(memory: Memory, today: str) -> bool:
+    return memory.lifecycle == "review_due" or bool(
+        memory.review_after and today > memory.review_after)
+
+
+@lru_cache(maxsize=4096)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def path_matches(globs: Iterable[tuple[str, bool]], rel_paths: Iterable[str]) -> bool:
+    """gitignore semantics within one memory's applies_to: the last matching glob decides."""
+    compiled = [(_regex(r), include) for r, include in globs]
+    for rel in rel_paths:
+        verdict = False
+        for regex, include in compiled:
+            if regex.match(rel):
+                verdict = include
+        if verdict:
+            return True
+    return False

@@ -1,0 +1,597 @@
+"""The safety scan: flags memory text that must not reach a model's context unreviewed.
+
+Pure and stdlib-only (no I/O): `scan` judges numbered lines and returns `Finding`s; render decides.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from engram.model import Finding
+
+KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
+
+__all__ = ["KINDS", "ScanResult", "scan"]
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Every verdict on one memory, split by whether its `safety.allow` covers the kind."""
+
+    findings: tuple[Finding, ...]  # not covered by allow; sorted by (line, kind)
+    allowed: tuple[Finding, ...] = ()  # suppressed by allow; sorted the same way
+
+    @property
+    def safe(self) -> bool:
+        return not self.findings
+
+
+# --- Text folding -------------------------------------------------------------------------------
+# Phrase checks run on a folded copy so that invisible characters, fullwidth letters, curly quotes
+# and the commonest Cyrillic/Greek look-alikes cannot split or disguise a phrase. The folded copy
+# is only matched against, never printed, so folding may be lossy.
+
+# Every Cc/Cf code point the scan treats as suspect, plus a few invisible non-Cf characters
+# (Hangul fillers, variation selectors). tests/test_safety.py checks this covers all of Cf.
+_SUSPECT_RE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f\U000e0100-\U000e01ef]"
+)
+
+_LOOKALIKES = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201f": '"',
+        # Cyrillic
+        "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c",
+        "\u0443": "y", "\u0445": "x", "\u0456": "i", "\u0458": "j", "\u0455": "s",
+        "\u0501": "d", "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K",
+        "\u041c": "M", "\u041d": "H", "\u041e": "O", "\u0420": "P", "\u0421": "C",
+        "\u0422": "T", "\u0425": "X", "\u0406": "I",
+        # Greek and Latin extensions
+        "\u03bf": "o", "\u03b1": "a", "\u03b9": "i", "\u03bd": "v", "\u03c1": "p",
+        "\u039f": "O", "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0399": "I",
+        "\u039a": "K", "\u039c": "M", "\u039d": "N", "\u03a1": "P", "\u03a4": "T",
+        "\u03a7": "X", "\u0261": "g",
+    }
+)
+
+# Emphasis, code ticks and inline tags split phrases in Markdown/HTML without changing what a
+# model reads ("**ignore** all <b>previous</b> instructions"); only the injection copy drops them.
+_MARKUP_RE = re.compile(r"[*_`~]+|<[^<>]{0,30}>")
+
+
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text
+    text = _SUSPECT_RE.sub("", text)
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
+
+
+# --- injection ----------------------------------------------------------------------------------
+_STRONG = r"(?:ignore|disregard|forget|discard|abandon)"
+_WEAK = r"(?:override|bypass|circumvent)"
+_DET = r"(?:(?:all|any|each|every|the|these|those|of|your|my|its)\s+)*"
+_BEFORE = r"(?:previous|prior|above|preceding|earlier|former|original|initial|foregoing)"
+_ORDERS = r"(?:instructions?|prompts?|directives?|guidance|context|messages?|orders|programming)"
+_SYS = r"(?:system|developer|operator)\s+(?:prompts?|messages?|instructions?)"
+_RULESET = (
+    r"(?:instructions|rules|guidelines|programming|training|guardrails|restrictions|constraints"
+    r"|directives|policies|settings|filters|protocols)"
+)
+_SAFETY = r"(?:safety|security|content|ethical|ethics|moral|alignment)"
+# Persona words strong enough on their own ("you are now unrestricted") ...
+_PERSONA_STRONG = (
+    r"(?:hacker|pirate|villain|dan|stan|jailbroken|unrestricted|unfiltered|uncensored|unbound"
+    r"|unchained|evil|rogue|malicious|liberated|free\s+(?:from|of)|no\s+longer"
+    r"|(?:developer|god|jailbreak|dan)\s+mode)"
+)
+# ... and generic ones that need an article first ("you are now an AI", not "now connected to
+# the model server").
+_PERSONA_NOUN = r"(?:ai|assistant|model|bot|chatbot|llm|persona|character|language\s+model)"
+_BREAK = r"(?=\s*(?:$|[.,;:!)]|about\b|that\s+you\b|what\s+you\b|anything\b|you\b))"
+
+_INJECTION: tuple[tuple[str, str], ...] = (
+    ("instruction override", rf"\b(?:{_STRONG}|{_WEAK})\s+{_DET}{_BEFORE}\s+{_DET}{_ORDERS}\b"),
+    (
+        "instruction override",
+        rf"\b{_STRONG}\s+{_DET}{_ORDERS}\s+(?:above|(?:that\s+)?(?:you\s+(?:were|have\s+been"
+        r"|had\s+been)\s+given|given\s+(?:to\s+you|above|before|earlier|previously)))",
+    ),
+    ("system prompt override", rf"\b{_STRONG}\s+{_DET}{_SYS}\b"),
+    (
+        "instruction override",
+        rf"\b(?:{_STRONG}|{_WEAK})\s+(?:all\s+(?:of\s+)?)?your\s+(?:(?:own|current|existing"
+        rf"|original|previous|prior|core|{_SAFETY})\s+)*{_RULESET}\b",
+    ),
+    (
+        "safety override",
+        rf"\b(?:{_STRONG}|{_WEAK})\s+(?:all\s+(?:of\s+)?)?your\s+(?:system|{_SAFETY})\b",
+    ),
+    (
+        "safety override",
+        rf"\b(?:{_STRONG}|{_WEAK})\s+(?:all|any|every)\s+(?:of\s+(?:the|your)\s+)?"
+        rf"{_SAFETY}\s+{_RULESET}",
+    ),
+    (
+        "instruction reset",
+        rf"\b{_STRONG}\s+(?:about\s+)?(?:everything|anything|all(?:\s+of)?\s+(?:that|this|it)"
+        r"|whatever|what)\s+(?:(?:that\s+)?you(?:'ve|\s+have|\s+were|\s+had)?\s+(?:been\s+)?"
+        r"(?:told|instructed)\b|(?:above|before|prior|earlier|so\s+far)"
+        r"(?!\s+(?:the|a|an|it|each|every|any|first|last|\w+ing)\b))",
+    ),
+    (
+        "persona switch",
+        rf"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will\s+be|will\s+act\s+as))\s+"
+        rf"(?:(?:an?|the|my|acting\s+as|playing|in)\s+)?(?:[\w-]+\s+){{0,2}}?{_PERSONA_STRONG}\b"
+        rf"|\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will\s+be))\s+(?:an?|the|my)\s+"
+        rf"(?:[\w-]+\s+){{0,2}}?{_PERSONA_NOUN}\b",
+    ),
+    (
+        "persona switch",
+        r"\byou\s+are\s+no\s+longer\s+(?:bound|restricted|limited|an?\s+(?:ai|assistant|language"
+        r"\s+model)|claude|chatgpt|gpt)\b",
+    ),
+    (
+        "persona switch",
+        r"\b(?:act|behave|pretend|roleplay|role-play)\s+(?:as|like|to\s+be|that\s+you\s+are|you"
+        rf"\s+are)\s+(?:an?\s+|the\s+)?(?:[\w-]+\s+){{0,2}}?{_PERSONA_STRONG}\b",
+    ),
+    (
+        "mode switch",
+        r"\b(?:enable|activate|enter|switch\s+to)\s+(?:dan|god|jailbreak|unrestricted|unfiltered)"
+        r"\s+mode\b",
+    ),
+    (
+        "fake new instructions",
+        r"\b(?:new|real|actual|true|hidden|secret)\s+(?:system\s+)?(?:instructions?|prompt"
+        r"|directives?|orders)\s*:",
+    ),
+    (
+        "hide from the user",
+        r"\b(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|(?:mention"
+        rf"|reveal)\s+(?:this|it|that)\s+to)\s+(?:the\s+)?(?:user|human|operator)s?{_BREAK}",
+    ),
+    (
+        "hide from the user",
+        r"\b(?:keep|hide)\s+(?:this|these\s+instructions|it)\s+(?:(?:a\s+)?secret\s+|hidden\s+)?"
+        r"from\s+the\s+(?:user|human)s?\b",
+    ),
+    (
+        "hide from the user",
+        r"\b(?:do\s+not|don'?t|never)\s+(?:reveal|disclose|mention|repeat)\s+(?:these|this)\s+"
+        r"(?:instructions?|message|note|directive)\b",
+    ),
+    (
+        "prompt leak request",
+        r"\b(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your\s+"
+        r"(?:(?:full|entire|hidden|original|initial|secret)\s+)*(?:system\s+prompt|instructions"
+        r"|prompt)\b",
+    ),
+)
+
+
+def _combine(
+    patterns: tuple[tuple[str, str], ...], flags: int
+) -> tuple[re.Pattern[str], dict[str, str]]:
+    # One alternation per kind: a line is searched once, and `lastgroup` names the rule that hit.
+    details = {f"r{i}": detail for i, (detail, _) in enumerate(patterns)}
+    joined = "|".join(f"(?P<r{i}>{pattern})" for i, (_, pattern) in enumerate(patterns))
+    return re.compile(joined, flags), details
+
+
+_INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, re.IGNORECASE)
+
+# --- role-play ----------------------------------------------------------------------------------
+_ROLE_TOKEN_RE = re.compile(
+    r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id"
+    r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>|\[/?INST\]|<</?SYS>>"
+    r"|</?system(?:[-_](?:prompt|message|instructions?))?>",
+    re.IGNORECASE,
+)
+# Maven POMs carry `<system>GitHub</system>` (issueManagement); a one-word element is data,
+# while a fake turn carries sentences.
+_MAVEN_SYSTEM_RE = re.compile(r"<system>\s*[\w.-]+\s*</system>", re.IGNORECASE)
+_TURN_LINE_RE = re.compile(
+    r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
+    r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+# "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
+_ADDRESSES_MODEL_RE = re.compile(
+    r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm)\b", re.IGNORECASE
+)
+# Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
+_TRANSCRIPT_RE = re.compile(r"^\s*(?:>\s*)*(?:\*\*)?(?P<who>Human|Assistant|HUMAN|ASSISTANT)"
+                            r"(?:\*\*)?\s*:(?:\*\*)?(?:\s|$)")
+
+# --- exfiltration -------------------------------------------------------------------------------
+_GAP = r"(?:[^.!?\n]|[.!?](?![\s\"')]|$)){0,80}?"
+_SENSITIVE_FILES = (
+    r"~/\.ssh\S*|~/\.aws\S*|\.aws/credentials|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"
+    r"(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
+    r"|\.kube/config\b|/etc/(?:passwd|shadow)\b|(?<![\w.-])\.env\b(?!\.(?:example|sample|template))"
+)
+_SENT_DATA = (
+    r"(?:\bsecrets\b|\benv(?:ironment)?\s+var(?:iable)?s\b|\benv\s+files?\b|\b(?:your|all|any"
+    r"|stored|saved|my)\s+(?:[\w-]+\s+)?(?:api[\s_-]?keys|tokens|passwords|credentials|cookies)\b"
+    r"|\b(?:aws|gcp|azure|cloud|git|ssh|admin|database|db)\s+credentials\b|\bprivate\s+keys?\b"
+    rf"|{_SENSITIVE_FILES})"
+)
+_DESTINATION = (
+    r"\b(?:to|at|into|via)\s+(?:https?://|ftp://|[\w-]+(?:\.[\w-]+)+/|[\w.+-]+@[\w-]+\.[\w.]+"
+    r"|(?:\d{1,3}\.){3}\d{1,3}|(?:my|our|this|that|the\s+following|the\s+attacker'?s?|an?"
+    r"\s+external|an?\s+remote)\s+(?:server|url|endpoint|webhook|address|email|host|site|domain)"
+    r"|(?:a\s+|the\s+|my\s+)?(?:webhook|pastebin|requestbin|ngrok))"
+)
+_REPLY = (
+    r"\b(?:in|into|to|inside|at\s+the\s+end\s+of)\s+(?:(?:your|each|every|all|the\s+(?:next"
+    r"|final))\s+(?:next\s+|final\s+)?(?:reply|replies|response|responses|answer|answers|output"
+    r"|message|messages|commit\s+messages?|pr\s+(?:description|body)|pull\s+request|summary"
+    r"|comments?|chat)|the\s+(?:reply|answer|chat))\b"
+)
+_REPLY_DATA = (
+    rf"(?:{_SENSITIVE_FILES}|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
+    r"|\bcredentials\b|\bprivate\s+keys?\b|\bsystem\s+prompt\b)"
+)
+_EXFIL_PROSE: tuple[tuple[str, str], ...] = (
+    (
+        "send secrets out",
+        r"\b(?:send|post|upload|exfiltrate|transmit|forward|leak|email|e-mail|pipe|beam)\b"
+        rf"{_GAP}{_SENT_DATA}{_GAP}{_DESTINATION}",
+    ),
+    (
+        "secrets into the reply",
+        r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
+        rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
+    ),
+)
+_EXFIL_PROSE_RE, _EXFIL_PROSE_DETAIL = _combine(_EXFIL_PROSE, re.IGNORECASE)
+# A sentence that forbids the act ("never send secrets to ...") is advice, not a prompt;
+# "don't forget to" is not a prohibition.
+_NEGATION_RE = re.compile(
+    r"\b(?:never|not|no|don'?t|dont|avoid|without|nor|prohibited|forbidden)\b"
+    r"(?!\s+(?:forget|fail|hesitate)\b)",
+    re.IGNORECASE,
+)
+_CLAUSE_END_RE = re.compile(r"[.!?;:](?:\s|$)")
+_NET_TOOL_RE = re.compile(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b"
+    r"|\bhttp\s+(?:post|put)\b",
+    re.IGNORECASE,
+)
+# A local secret file as a command argument; public keys (*.pub) are meant to be shared.
+_PATH = (
+    r"['\"]?(?:(?:~|\$\{?HOME\}?|/root|/home/[\w.-]+)/)?(?:\.ssh/(?![\w.-]*\.pub\b)[\w.-]*"
+    r"|\.aws/[\w.-]*|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
+    r"|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
+    r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
+)
+_SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat)\b"
+_UPLOAD_RE = re.compile(
+    rf"(?:-d|--data[\w-]*|-F|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
+    rf"|(?:--upload-file|-T|--post-file|--body-file|-InFile)[\s=]+{_PATH}"
+    rf"|\$\(\s*(?:cat|base64|tar|gzip|xxd|head)\b[^)]*?{_PATH}"
+    r"|\$\(\s*(?:env|printenv|set)\s*\)"
+    rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
+    rf"|\b(?:env|printenv)\s*\|\s*{_SINK}",
+    re.IGNORECASE,
+)
+# Auto-loading images leak whatever the model substitutes into the query string.
+_BEACON_RE = re.compile(
+    r"!\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*\?[^)\s]*?(?:\{\{?\s*[A-Za-z_][\w.-]*\s*\}\}?"
+    r"|\$\{?[A-Za-z_]|%7B|\[[A-Z_]{2,}\]|<[A-Za-z_-]+>)"
+    r"|<img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\"\s>]*\?[^'\"\s>]*?(?:\{\{?\s*[A-Za-z_]"
+    r"|\$\{?[A-Za-z_]|%7B)",
+    re.IGNORECASE,
+)
+
+# --- secret -------------------------------------------------------------------------------------
+_TOKENS: tuple[tuple[str, str], ...] = (
+    ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+    ("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b"),
+    ("GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
+    (
+        "Slack webhook URL",
+        r"hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}",
+    ),
+    ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("OpenAI-style API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("Stripe secret key", r"\b[rs]k_live_[A-Za-z0-9]{20,}"),
+    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+    ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("bearer token", r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"),
+)
+_TOKEN_RE, _TOKEN_DETAIL = _combine(_TOKENS, 0)
+# Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
+_FAKE_TOKEN_RE = re.compile(
+    r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
+    re.IGNORECASE,
+)
+_PRIVATE_KEY_RE = re.compile(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
+# A key block is flagged only with key material after the header: docs that show the header
+# alone, or with "...", describe a file format.
+_KEY_BODY_RE = re.compile(
+    r"^\s*[\"']?(?:\\n)?[A-Za-z0-9+/=]{32,}|^\s*(?:Proc-Type|Version|Comment):"
+)
+_INLINE_KEY_BODY_RE = re.compile(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
+_ASSIGN_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
+    r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key))"
+    r"[\"']?\]?\s*(?::=|=>|==|=|:)(?![=:])\s*(?P<value>.*)",
+    re.IGNORECASE,
+)
+_QUOTED_RE = re.compile(r"(?:[rbuRBUfF]{1,2})?([\"'])(.*?)\1")
+_BARE_RE = re.compile(r"[^\s,;)}\]]+")
+_CALL_RE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[]|[/~.!&*]")
+_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*")
+_PLACEHOLDER_RE = re.compile(
+    r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
+    r"|%s|%\(|fake|test|replace|todo|not[-_ ]?a[-_ ]?real",
+    re.IGNORECASE,
+)
+_URL_CREDS_RE = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]+):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
+    re.IGNORECASE,
+)
+_DOC_HOST_RE = re.compile(
+    r"^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:[\w-]+\.)*example\.(?:com|org|net))$",
+    re.IGNORECASE,
+)
+
+
+def _real_token(token: str) -> bool:
+    body = token.split("_", 1)[-1] if token.startswith(("gh", "npm_")) else token
+    if _FAKE_TOKEN_RE.search(body) or len(set(body)) < 8:
+        return False
+    # Random keys mix letters and digits; `sk-fading-circle-animation` is a CSS class.
+    return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+
+
+def _real_value(value: str) -> bool:
+    # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
+    # generated secrets and real passwords carry a digit or a symbol.
+    if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.search(value):
+        return False
+    return not re.fullmatch(r"[A-Za-z _.-]+", value)
+
+
+def _assignment_is_secret(value: str) -> bool:
+    quoted = _QUOTED_RE.match(value)
+    if quoted:
+        return _real_value(quoted.group(2))
+    # Unquoted: a call, subscript, identifier, ENV_NAME, path or YAML tag is a reference to a
+    # secret (getpass(), os.environ[...], settings.TOKEN, str), not the secret itself.
+    if _CALL_RE.match(value):
+        return False
+    bare = _BARE_RE.match(value)
+    if bare is None or _NAME_RE.fullmatch(bare.group()):
+        return False
+    return _real_value(bare.group())
+
+
+# --- unicode ------------------------------------------------------------------------------------
+_BIDI_NAMES = {
+    0x202A: "bidi embedding", 0x202B: "bidi embedding", 0x202C: "bidi pop",
+    0x202D: "bidi override", 0x202E: "bidi override", 0x2066: "bidi isolate",
+    0x2067: "bidi isolate", 0x2068: "bidi isolate", 0x2069: "bidi isolate",
+}
+_ZERO_WIDTH_NAMES = {
+    0x200B: "zero-width space", 0x200C: "zero-width non-joiner", 0x200D: "zero-width joiner",
+    0x2060: "word joiner", 0xFEFF: "zero-width no-break space", 0x180E: "Mongolian vowel separator",
+}
+# Invisible but ordinary: soft hyphen, bidi marks (needed in mixed RTL text, and they cannot
+# reorder text on their own), and format characters that belong to a script's own spelling.
+_ORDINARY = frozenset(
+    [0x00AD, 0x200E, 0x200F, 0x061C, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD]
+    + list(range(0x0600, 0x0606))
+    + list(range(0x13430, 0x13440))
+)
+
+
+def _is_emoji(ch: str) -> bool:
+    cp = ord(ch)
+    return 0x1F000 <= cp <= 0x1FAFF or 0x2300 <= cp <= 0x27BF or 0x2B00 <= cp <= 0x2BFF
+
+
+def _is_script_letter(ch: str) -> bool:
+    # ZWJ/ZWNJ shape Persian, Urdu and Indic words; they sit between two non-Latin letters.
+    return ord(ch) >= 0x0370 and unicodedata.category(ch)[0] in "LM"
+
+
+def _is_variation_selector(cp: int) -> bool:
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+def _in_flag_sequence(text: str, i: int) -> bool:
+    # Subdivision flags (England, Scotland, Wales) are U+1F3F4, tag letters/digits, U+E007F.
+    start = i
+    while start > 0 and 0xE0020 <= ord(text[start - 1]) <= 0xE007E:
+        start -= 1
+    end = i
+    while end < len(text) and 0xE0020 <= ord(text[end]) <= 0xE007E:
+        end += 1
+    run = text[start:end]
+    return (
+        start > 0
+        and ord(text[start - 1]) == 0x1F3F4
+        and end < len(text)
+        and ord(text[end]) == 0xE007F
+        and 0 < len(run) <= 6
+        and all(0xE0030 <= ord(c) <= 0xE0039 or 0xE0061 <= ord(c) <= 0xE007A for c in run)
+    )
+
+
+def _unicode_verdict(text: str, i: int, first_line: bool) -> str | None:
+    ch = text[i]
+    cp = ord(ch)
+    prev = text[i - 1] if i > 0 else ""
+    nxt = text[i + 1] if i + 1 < len(text) else ""
+    label = f"U+{cp:04X}"
+    if cp in _ORDINARY:
+        return None
+    if cp in _BIDI_NAMES:
+        return f"{_BIDI_NAMES[cp]} {label}"
+    if cp == 0xFEFF and i == 0 and first_line:
+        return None  # a byte-order mark at the start of the file
+    if cp in (0x200C, 0x200D) and prev and nxt:
+        if _is_script_letter(prev) and _is_script_letter(nxt):
+            return None
+        if cp == 0x200D and _is_emoji(nxt) and (_is_emoji(prev) or ord(prev) == 0xFE0F):
+            return None
+    if cp in _ZERO_WIDTH_NAMES:
+        return f"{_ZERO_WIDTH_NAMES[cp]} {label}"
+    if _is_variation_selector(cp):
+        # One selector picks a glyph variant; runs of them smuggle bytes behind a visible char.
+        stacked = bool(nxt) and _is_variation_selector(ord(nxt))
+        return f"stacked variation selectors {label}" if stacked else None
+    if 0xE0000 <= cp <= 0xE007F:
+        if cp != 0xE0001 and _in_flag_sequence(text, i):
+            return None
+        return f"tag character {label}"
+    if cp in (0x3164, 0xFFA0):
+        return f"Hangul filler {label}"
+    if unicodedata.category(ch) == "Cc":
+        return f"control character {label}"
+    return f"invisible format character {label}"
+
+
+# --- the scan -----------------------------------------------------------------------------------
+
+
+def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
+    hits: list[tuple[int, int, str]] = []
+    for m in _EXFIL_PROSE_RE.finditer(text):
+        clause = text[max(0, m.start() - 60) : m.start()]
+        ends = list(_CLAUSE_END_RE.finditer(clause))
+        if ends:
+            clause = clause[ends[-1].end() :]
+        if not _NEGATION_RE.search(clause):
+            hits.append((m.start(), m.end(), _EXFIL_PROSE_DETAIL[m.lastgroup or ""]))
+    return hits
+
+
+def _injection(prose: str) -> list[tuple[int, int, str]]:
+    return [
+        (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
+        for m in _INJECTION_RE.finditer(prose)
+    ]
+
+
+def _role_play(folded: str) -> tuple[int, str] | None:
+    for m in _ROLE_TOKEN_RE.finditer(folded):
+        token = m.group()
+        if token.lower().strip("</>") == "system":
+            if any(s.start() <= m.start() < s.end() for s in _MAVEN_SYSTEM_RE.finditer(folded)):
+                continue
+        return m.start(), f"chat-template token {token}"
+    turn = _TURN_LINE_RE.match(folded)
+    if turn:
+        rest = turn.group("rest")
+        if _ADDRESSES_MODEL_RE.search(rest) or (turn.group("heading") and not rest.strip()):
+            return 0, "fake system turn"
+    transcript = _TRANSCRIPT_RE.match(folded)
+    if transcript:
+        return 0, f"transcript turn {transcript.group('who')}:"
+    return None
+
+
+def _exfil_line(folded: str) -> tuple[int, str] | None:
+    beacon = _BEACON_RE.search(folded)
+    if beacon:
+        return beacon.start(), "image beacon with a placeholder in its query"
+    upload = _UPLOAD_RE.search(folded)
+    if upload and _NET_TOOL_RE.search(folded):
+        return upload.start(), "network command uploading local secrets"
+    return None
+
+
+def _secret(text: str, following: list[str]) -> tuple[int, str] | None:
+    hits: list[tuple[int, str]] = []
+    key = _PRIVATE_KEY_RE.search(text)
+    if key and (
+        _INLINE_KEY_BODY_RE.search(text, key.end() - 5)
+        or any(_KEY_BODY_RE.match(line) for line in following)
+    ):
+        hits.append((key.start(), "private key block"))
+    for m in _TOKEN_RE.finditer(text):
+        token = m.group()
+        if m.lastgroup and _real_token(re.sub(r"^[Bb]earer\s+", "", token)):
+            hits.append((m.start(), _TOKEN_DETAIL[m.lastgroup]))
+            break
+    for m in _ASSIGN_RE.finditer(text):
+        if _assignment_is_secret(m.group("value")):
+            hits.append((m.start(), f"{m.group('key')} assignment with a value"))
+            break
+    for m in _URL_CREDS_RE.finditer(text):
+        pw, host = m.group("pw"), m.group("host")
+        if pw != m.group("user") and not _DOC_HOST_RE.match(host) and _real_value(pw):
+            hits.append((m.start(), "password in a URL"))
+            break
+    return min(hits) if hits else None
+
+
+def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
+    for m in _SUSPECT_RE.finditer(text):
+        verdict = _unicode_verdict(text, m.start(), first_line)
+        if verdict:
+            return m.start(), verdict
+    return None
+
+
+def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
+    """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
+
+    At most one finding per (line, kind): the leftmost. A phrase wrapped across two consecutive
+    lines is reported on the line where it starts.
+    """
+    items = [(number, text) for number, text in lines]
+    found: dict[tuple[int, str], tuple[int, Finding]] = {}
+
+    def add(line: int, kind: str, hit: tuple[int, str] | None) -> None:
+        if hit is None:
+            return
+        col, detail = hit
+        previous = found.get((line, kind))
+        if previous is None or col < previous[0]:
+            found[(line, kind)] = (col, Finding(kind=kind, line=line, detail=detail))
+
+    folded = [_fold(text) for _, text in items]
+    prose = [_MARKUP_RE.sub(" ", text) for text in folded]
+    for index, (number, text) in enumerate(items):
+        injection = [(s, d) for s, _, d in _injection(prose[index])]
+        add(number, "injection", min(injection, default=None))
+        add(number, "role-play", _role_play(folded[index]))
+        exfil = [(s, d) for s, _, d in _exfil_prose(folded[index])]
+        line_exfil = _exfil_line(folded[index])
+        add(number, "exfiltration", min(exfil + ([line_exfil] if line_exfil else []), default=None))
+        following = [t for n, t in items[index + 1 : index + 4] if n > number]
+        add(number, "secret", _secret(text, following))
+        add(number, "unicode", _unicode(text, first_line=number == 1))
+        # Phrases wrapped onto the next line: search the pair, keep only matches that straddle.
+        if index + 1 < len(items) and items[index + 1][0] == number + 1:
+            for kind, finder, texts in (
+                ("injection", _injection, prose),
+                ("exfiltration", _exfil_prose, folded),
+            ):
+                cut = len(texts[index])
+                joined = texts[index] + " " + texts[index + 1]
+                straddling = [(s, d) for s, e, d in finder(joined) if s < cut < e - 1]
+                add(number, kind, min(straddling, default=None))
+
+    ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
+    allowed = frozenset(allow)
+    return ScanResult(
+        findings=tuple(f for f in ordered if f.kind not in allowed),
+        allowed=tuple(f for f in ordered if f.kind in allowed),
+    )

@@ -1,0 +1,69 @@
+"""Staleness: a memory's `sources` compared with the hashes `engram verify` recorded in
+`<workspace>/.engram/sources.lock` (committed, so the whole team shares one verdict)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from engram.errors import EngramError
+from engram.fsutil import atomic_write_text
+from engram.model import Memory
+
+LOCK_FILE = "sources.lock"
+
+
+def file_hash(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class SourcesLock:
+    def __init__(self, engram_dir: Path | None) -> None:
+        self.path = engram_dir / LOCK_FILE if engram_dir is not None else None
+        self.project = engram_dir.parent if engram_dir is not None else None
+        self.entries: dict[str, dict[str, str]] = {}
+        if self.path is not None and self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                raw = data.get("memories", {}) if isinstance(data, dict) else {}
+                self.entries = {str(k): {str(p): str(h) for p, h in v.items()}
+                                for k, v in raw.items() if isinstance(v, dict)}
+            except (OSError, ValueError, AttributeError) as exc:
+                raise EngramError(f"{self.path}: memories: not a valid sources.lock ({exc})")\
+                    from exc
+
+    def is_stale(self, memory: Memory) -> bool:
+        """Stale when a recorded source changed or vanished; no lock entry yet is not stale."""
+        recorded = self.entries.get(memory.id)
+        if not memory.sources or recorded is None or self.project is None:
+            return False
+        for source in memory.sources:
+            if recorded.get(source) is None or file_hash(self.project / source) != recorded[source]:
+                return True
+        return False
+
+    def record(self, memories: Iterable[Memory]) -> list[str]:
+        """Record current source hashes; returns problems (missing source files)."""
+        if self.path is None or self.project is None:
+            raise EngramError("verify: no workspace .engram/ folder to write sources.lock into")
+        problems: list[str] = []
+        for memory in memories:
+            if not memory.sources:
+                continue
+            hashes: dict[str, str] = {}
+            for source in memory.sources:
+                digest = file_hash(self.project / source)
+                if digest is None:
+                    problems.append(f"{memory.rel_path}:1: sources: {source} does not exist")
+                else:
+                    hashes[source] = digest
+            self.entries[memory.id] = hashes
+        payload = {"version": 1, "memories": {k: dict(sorted(v.items()))
+                                               for k, v in sorted(self.entries.items())}}
+        atomic_write_text(self.path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        return problems

@@ -1,0 +1,192 @@
+"""Per-session hook state: which memory versions a host session has already been given.
+
+One small JSON file per (host, session), changed only under a file lock and replaced atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+STATE_VERSION = 1
+# Sessions idle this long are gone from every host's resume list; their files are pruned.
+MAX_AGE_SECONDS = 7 * 24 * 3600
+# Enough of the file hash to tell two versions of one memory apart.
+KEY_HASH_CHARS = 12
+_PREFIX = "session-"
+
+
+def memory_key(memory_id: str, sha256: str) -> str:
+    """`id@<sha256 prefix>`: an edited memory gets a new key and is delivered again."""
+    return f"{memory_id}@{sha256[:KEY_HASH_CHARS]}"
+
+
+@dataclass
+class SessionState:
+    """What one (host, session[, subagent]) has seen. Ids and hashes only, never prompt text."""
+
+    delivered: set[str] = field(default_factory=set)  # keys printed as bodies
+    cards: set[str] = field(default_factory=set)  # keys printed as cards (never as bodies)
+    last_pack: list[str] = field(default_factory=list)  # ids of the last routed prompt pack
+    calls: int = 0
+    resets: int = 0
+
+    def reset(self) -> None:
+        self.delivered.clear()
+        self.cards.clear()
+        self.resets += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": STATE_VERSION, "delivered": sorted(self.delivered),
+                "cards": sorted(self.cards), "last_pack": list(self.last_pack),
+                "calls": self.calls, "resets": self.resets}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SessionState:
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            return cls()
+
+        def strings(key: str) -> list[str]:
+            value = data.get(key)
+            return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+        def number(key: str) -> int:
+            value = data.get(key)
+            return value if isinstance(value, int) else 0
+
+        return cls(set(strings("delivered")), set(strings("cards")), strings("last_pack"),
+                   number("calls"), number("resets"))
+
+
+def session_file(state_dir: Path, host: str, session_id: str, agent_id: str | None = None) -> Path:
+    """The state file name: hashed, since session ids are host-chosen strings."""
+    who = session_id if agent_id is None else f"{session_id}\0{agent_id}"
+    digest = hashlib.sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    return state_dir / f"{_PREFIX}{host}-{digest}.json"
+
+
+@contextlib.contextmanager
+def file_lock(lock_path: Path) -> Iterator[None]:
+    """An exclusive advisory lock held for the block (fcntl.flock; msvcrt on Windows)."""
+    with open(lock_path, "a+b") as handle:
+        _lock(handle)
+        # Opening for append keeps the old mtime; touch it so prune() sees the session is alive.
+        with contextlib.suppress(OSError):
+            os.utime(lock_path)
+        try:
+            yield
+        finally:
+            _unlock(handle)
+
+
+def _lock(handle: IO[bytes]) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        handle.seek(0)
+        while True:
+            try:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+                return
+            except OSError:  # LK_LOCK gives up after ~10 s; keep waiting like flock does
+                continue
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+
+
+def _unlock(handle: IO[bytes]) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def atomic_write(path: Path, text: str, *, shared: bool = False) -> None:
+    """Write `text` to a temp file beside `path`, then rename it over: readers never see half.
+
+    `shared` files (host configs, rule files meant to be committed) keep an existing file's mode,
+    else get the usual 0644 minus umask, instead of mkstemp's private 0600.
+    """
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        if shared:
+            try:
+                mode = path.stat().st_mode & 0o7777
+            except OSError:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(tmp, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_state(path: Path) -> SessionState:
+    """The stored state, or a fresh one when missing or unreadable (a hook must not fail on it)."""
+    try:
+        return SessionState.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return SessionState()
+
+
+@contextlib.contextmanager
+def locked_session(state_dir: Path, host: str, session_id: str,
+                   agent_id: str | None = None) -> Iterator[SessionState]:
+    """Load, yield for changes, and save one session's state, all under its lock.
+
+    Codex launches matching hooks concurrently: holding the lock across read-modify-write is what
+    keeps a delivery from being lost or made twice. Nothing is saved if the block raises.
+    """
+    state_dir.mkdir(parents=True, exist_ok=True)
+    path = session_file(state_dir, host, session_id, agent_id)
+    is_new = not path.exists()
+    with file_lock(path.with_suffix(".lock")):
+        state = read_state(path)
+        before = state.to_json()
+        yield state
+        state.calls += 1
+        if state.to_json() != before:
+            atomic_write(path, json.dumps(state.to_json(), sort_keys=True) + "\n")
+    if is_new:
+        prune(state_dir)
+
+
+def prune(state_dir: Path, *, now: float | None = None, max_age: float = MAX_AGE_SECONDS) -> int:
+    """Remove session files untouched for `max_age` seconds; returns how many went."""
+    cutoff = (time.time() if now is None else now) - max_age
+    removed = 0
+    try:
+        entries = list(os.scandir(state_dir))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(_PREFIX):
+            continue
+        try:
+            if entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue  # another process pruned it first
+    return removed

@@ -1,0 +1,133 @@
+"""The one tokenizer, used identically for memories and queries.
+
+snowballstemmer is imported here only, lazily, and every stem is cached: the same few thousand
+words recur across memories, so the cache turns stemming into a dict lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+_COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+|[^\W\d_A-Za-z]+[0-9]*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+_SPLIT = re.compile(r"[-_]")
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
+don't down during each either etc even ever every few for from further get gets getting got had
+hadn't has hasn't have haven't having he her here hers herself him himself his how however i i'm
+if in into is isn't it it's its itself just let like ll may me might more most much must mustn't my
+myself need needs no nor not now of off on once one only or other ought our ours ourselves out over
+own per rather re same shall shan't she should shouldn't so some such than that that's the their
+theirs them themselves then there these they this those though through thus to too under until up
+upon us use used uses using ve very via was wasn't we were weren't what when where whether which
+while who whom whose why will with within without won't would wouldn't yet you your yours yourself
+yourselves want wants make makes made new way ways thing things something anything s t d m o y
+""".split())
+
+# Words that say nothing about a memory's topic: every memory is a rule, skill or note.
+GENERIC_WORDS = frozenset("""
+rule rules knowledge memory memories skill skills agent agents context engram task tasks guideline
+guidelines instruction instructions note notes please help
+""".split())
+
+# Mark a task as procedural (skills get a boost) without being anchors themselves.
+PROCEDURAL_WORDS = frozenset({"workflow", "workflows", "steps"})
+_HOW_TO = re.compile(r"\bhow\s+to\b", re.IGNORECASE)
+
+_stem_cache: dict[str, str] = {}
+_stemmer: Callable[[str], str] | None = None
+
+
+def _load_stemmer() -> Callable[[str], str]:
+    global _stemmer
+    if _stemmer is None:
+        from snowballstemmer import stemmer
+
+        _stemmer = stemmer("english").stemWord
+    return _stemmer
+
+
+def stem(word: str) -> str:
+    cached = _stem_cache.get(word)
+    if cached is None:
+        cached = _load_stemmer()(word) if word.isascii() and word.isalpha() else word
+        _stem_cache[word] = cached
+    return cached
+
+
+def seed_stems(pairs: dict[str, str]) -> None:
+    """Preload known word->stem pairs (from the index) so a warm query rarely needs snowball."""
+    _stem_cache.update(pairs)
+
+
+def stem_cache() -> dict[str, str]:
+    return _stem_cache
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased surface words before stemming, identifiers split and also kept whole."""
+    out: list[str] = []
+    for match in _COMPOUND.finditer(text):
+        chunk = match.group(0)
+        if _CJK.search(chunk):
+            _cjk_words(chunk, out)
+            continue
+        parts = [p for piece in _SPLIT.split(chunk) for p in _CAMEL.findall(piece)]
+        if len(parts) > 1:
+            out.append(chunk.lower())
+        out.extend(p.lower() for p in parts)
+    return [w for w in out if len(w) >= 2 or _CJK.match(w)]
+
+
+def _cjk_words(chunk: str, out: list[str]) -> None:
+    # Scripts without spaces: character bigrams are the smallest unit that still means something.
+    pos = 0
+    for run in _CJK.finditer(chunk):
+        if run.start() > pos:
+            out.extend(words(chunk[pos:run.start()]))
+        text = run.group(0)
+        if len(text) == 1:
+            out.append(text)
+        out.extend(text[i:i + 2] for i in range(len(text) - 1))
+        pos = run.end()
+    if pos < len(chunk):
+        out.extend(words(chunk[pos:]))
+
+
+def tokens(text: str) -> list[str]:
+    """Stemmed tokens of text: what the index stores and queries are matched against."""
+    return [stem(w) for w in words(text)]
+
+
+@lru_cache(maxsize=1)
+def _generic_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in GENERIC_WORDS | PROCEDURAL_WORDS)
+
+
+def is_procedural(query: str) -> bool:
+    lowered = query.lower()
+    return bool(_HOW_TO.search(lowered)) or any(w in PROCEDURAL_WORDS for w in words(lowered))
+
+
+def anchors(query: str) -> tuple[str, ...]:
+    """The query's distinct meaningful stems, in first-seen order.
+
+    Stopwords, generic memory words, procedural markers and bare numbers are never anchors.
+    """
+    seen: dict[str, None] = {}
+    generic = _generic_stems()
+    for word in words(query):
+        if word in STOPWORDS or word in GENERIC_WORDS or word in PROCEDURAL_WORDS:
+            continue
+        if word.isdigit():
+            continue
+        stemmed = stem(word)
+        if stemmed in generic or len(stemmed) < 2 and not _CJK.match(stemmed):
+            continue
+        seen.setdefault(stemmed, None)
+    return tuple(seen)
