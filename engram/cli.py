@@ -94,7 +94,7 @@ def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bo
     for line in report.stderr_lines(pack):
         click.echo(line, err=True)
     if dry_run:
-        click.echo(report.dry_run(pack), nl=False)
+        click.echo(report.dry_run(pack, rendered), nl=False)
     elif as_json:
         click.echo(report.as_json(pack, rendered), nl=False)
     else:
@@ -188,3 +188,80 @@ def hook(host: str) -> None:
     from engram.entry import _hook
 
     _hook(host)
+
+
+def _project_dir(workspace: str | None) -> Path:
+    from engram.pipeline import resolve
+
+    return resolve(_request(workspace=workspace)).workspace_dir or Path.cwd()
+
+
+@cli.group(epilog="Example: engram hooks install claude")
+def hooks() -> None:
+    """Manage host hook registrations and generated native rule files."""
+
+
+@hooks.command("install", epilog="Example: engram hooks install codex --global")
+@click.argument("host")
+@click.option("--global", "global_", is_flag=True, help="Write the user-level config instead.")
+@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_fails_cleanly
+def hooks_install(host: str, global_: bool, workspace: str | None) -> None:
+    """Merge engram's hook entries into HOST's config (idempotent; user hooks kept)."""
+    from engram import install
+
+    result = install.install(host, project_dir=_project_dir(workspace), global_=global_)
+    click.echo(install.format_result(result), nl=False)
+
+
+@hooks.command("uninstall", epilog="Example: engram hooks uninstall claude")
+@click.argument("host")
+@click.option("--global", "global_", is_flag=True, help="Edit the user-level config instead.")
+@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_fails_cleanly
+def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
+    """Remove only engram's entries from HOST's config."""
+    from engram import install
+
+    result = install.uninstall(host, project_dir=_project_dir(workspace), global_=global_)
+    click.echo(install.format_result(result), nl=False)
+
+
+@hooks.command("status", epilog="Example: engram hooks status")
+@click.argument("host", required=False)
+@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_fails_cleanly
+def hooks_status(host: str | None, workspace: str | None) -> None:
+    """Per host: installed or not, where, and any problem (trust gate, double injection)."""
+    from engram import install
+
+    rows = install.status(project_dir=_project_dir(workspace), hosts=[host] if host else None)
+    click.echo(install.format_status(rows), nl=False)
+
+
+@hooks.command("sync", epilog="Example: engram hooks sync --check")
+@click.argument("host", required=False)
+@click.option("--check", is_flag=True, help="Verify the generated files instead of writing.")
+@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_fails_cleanly
+def hooks_sync(host: str | None, check: bool, workspace: str | None) -> None:
+    """Write .claude/rules/engram/ and .cursor/rules/engram/ from memories with applies_to."""
+    from engram import sync
+
+    hosts_ = (host,) if host else sync.NATIVE_HOSTS
+    report = sync.sync_rules(str(Path.cwd()), workspace=workspace, check=check, hosts=hosts_)
+    click.echo(sync.format_report(report, check=check), nl=False)
+    if not report.ok:
+        sys.exit(1)
+
+
+@hooks.command("log", epilog="Example: engram hooks log -n 5")
+@click.option("--session", default=None, help="Only this session (an id prefix is enough).")
+@click.option("-n", "limit", type=click.IntRange(min=1), default=20, help="How many entries.")
+@_fails_cleanly
+def hooks_log(session: str | None, limit: int) -> None:
+    """What each hook call injected, and what it demoted or left out."""
+    from engram import hooklog
+
+    entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit)
+    click.echo(hooklog.format_entries(entries), nl=False)

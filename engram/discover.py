@@ -100,12 +100,57 @@ class IgnoreRules:
 
 def compile_globs(globs: Iterable[str]) -> list[tuple[str, bool]]:
     """gitignore-style globs as (regex, include) pairs, stored in the index so that matching a
-    touched path on the hot path needs only `re`, never pathspec."""
+    touched path on the hot path needs only `re`, never pathspec.
+
+    Braces are expanded first (`**/*.{ts,tsx}`): Cursor globs and VS Code `applyTo` use them,
+    gitignore syntax has none, and unexpanded they would match no real file.
+    """
     from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
     compiled: list[tuple[str, bool]] = []
     for glob in globs:
-        regex, include = GitIgnoreSpecPattern.pattern_to_regex(glob)
-        if regex is not None and include is not None:
-            compiled.append((regex, bool(include)))
+        for alternative in expand_braces(glob):
+            regex, include = GitIgnoreSpecPattern.pattern_to_regex(alternative)
+            if regex is not None and include is not None:
+                compiled.append((regex, bool(include)))
     return compiled
+
+
+MAX_BRACE_EXPANSIONS = 256  # a glob is a handful of alternatives; more is a pathological input
+
+
+def expand_braces(glob: str) -> list[str]:
+    """`a{b,c{d,e}}f` -> [abf, acdf, acef]; a brace group without a top-level comma stays literal,
+    as in minimatch and bash."""
+    out: list[str] = []
+    pending = [glob]
+    while pending and len(out) < MAX_BRACE_EXPANSIONS:
+        current = pending.pop(0)
+        group = _brace_group(current)
+        if group is None:
+            out.append(current)
+            continue
+        start, end, options = group
+        pending.extend(current[:start] + option + current[end + 1:] for option in options)
+    return out + pending[: max(0, MAX_BRACE_EXPANSIONS - len(out))]
+
+
+def _brace_group(text: str) -> tuple[int, int, list[str]] | None:
+    """The first `{...}` holding a top-level comma: (start, end, its alternatives)."""
+    for start, ch in enumerate(text):
+        if ch != "{" or (start and text[start - 1] == "\\"):
+            continue
+        depth, commas = 0, [start]
+        for pos in range(start, len(text)):
+            if text[pos] == "{":
+                depth += 1
+            elif text[pos] == "}":
+                depth -= 1
+                if depth == 0:
+                    if len(commas) > 1:
+                        bounds = [*commas, pos]
+                        return start, pos, [text[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+                    break
+            elif text[pos] == "," and depth == 1:
+                commas.append(pos)
+    return None

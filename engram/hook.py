@@ -80,11 +80,12 @@ def run_hook(host_name: str, stdin: str | bytes,
         return HookResult("", (f"engram: unknown host {host_name!r}; "
                                f"known hosts: {known_hosts()}",))
     event_name: str | None = None
+    disabled = env.get("ENGRAM_DISABLE") == "1"
     try:
         payload = decode_payload(stdin)
         raw_name = payload.get("hook_event_name")
         event_name = raw_name if isinstance(raw_name, str) else None
-        if env.get("ENGRAM_DISABLE") == "1":
+        if disabled:
             return HookResult(host.noop(event_name))
         event = host.parse(payload)
         outcome, log = _dispatch(host, event)
@@ -96,6 +97,8 @@ def run_hook(host_name: str, stdin: str | bytes,
     except Exception as exc:
         if strict:
             raise
+        if disabled:  # the kill switch is silent, even about a payload it could not read
+            return HookResult(host.noop(event_name))
         return HookResult(host.noop(event_name), (f"engram: {describe_error(exc)}",))
 
 
@@ -332,7 +335,9 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
                   and keys[i.memory.id] in state.cards]
     omit = set(already) | set(seen_cards)
     if all(i.memory.id in omit for i in pack.items):
-        if already and run.config.hooks_proof:
+        # A prompt turn may say what it already has (hooks.proof); a file event, which fires on
+        # every tool call, stays silent instead of repeating the same line.
+        if already and run.config.hooks_proof and run.event.kind != FILE:
             return _Outcome(text="engram: already loaded: " + ", ".join(already),
                             entry={"already": tuple(already)})
         return _Outcome(entry={"already": tuple(already), "note": "nothing new"})

@@ -111,3 +111,12 @@ def format_entries(entries: Iterable[LogEntry]) -> str:
             line += f" ({e.note})"
         lines.append(line)
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def entries_for(cwd: str = ".", *, session: str | None = None,
+                limit: int | None = 20) -> list[LogEntry]:
+    """`engram hooks log`: the log of the workspace around `cwd` (global state without one)."""
+    from engram.pipeline import Request, resolve
+
+    state_dir = resolve(Request(cwd=cwd)).state_dir
+    return [] if state_dir is None else read(Path(state_dir), session=session, limit=limit)

@@ -21,7 +21,7 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import tokens
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "5"  # 4: brace globs expanded; 5: `head` column of routing fields
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -85,6 +85,65 @@ def memory_from_json(text: str) -> Memory:
         if name in data:
             data[name] = tuple(data[name])
     return Memory(**data)
+
+
+# What routing reads from every candidate (exclusions, multipliers, expansion, narrowing tags,
+# session packs). A common anchor makes thousands of candidates, and decoding each one's full
+# record costs more than all the scoring: these fields live in a small `head` column instead.
+HEAD_FIELDS = ("id", "type", "scope", "rel_path", "sha256", "tags", "depends_on", "level",
+               "confidence", "roles", "lifecycle", "review_after", "valid_from", "valid_until",
+               "sources", "superseded_by", "load")
+_HEAD_LISTS = tuple(i for i, name in enumerate(HEAD_FIELDS) if name in _LIST_FIELDS)
+_FIELD_NAMES = tuple(f.name for f in fields(Memory))
+
+
+def memory_head(memory: Memory) -> str:
+    return json.dumps([getattr(memory, name) for name in HEAD_FIELDS], separators=(",", ":"))
+
+
+class _Deferred:
+    """A field outside the head: the first read decodes the full record into the instance
+    (whose `__dict__` then wins over this non-data descriptor, so later reads are plain)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Memory | None, owner: type) -> object:
+        if obj is None:
+            return getattr(Memory, self.name)
+        state = obj.__dict__
+        state.update(vars(memory_from_json(state.pop("_data"))))
+        return state[self.name]
+
+
+class _LazyMemory(Memory):
+    """A Memory built from the `head` column; any other field decodes the full record on first
+    use, so it is indistinguishable from the Memory the parser made (equal, same hash)."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Memory):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in _FIELD_NAMES)
+
+    __hash__ = Memory.__hash__
+
+    def __repr__(self) -> str:
+        return "Memory" + Memory.__repr__(self).removeprefix(type(self).__qualname__)
+
+
+for _name in _FIELD_NAMES:
+    if _name not in HEAD_FIELDS:
+        setattr(_LazyMemory, _name, _Deferred(_name))
+
+
+def lazy_memory(head: str, data: str) -> Memory:
+    values = json.loads(head)
+    for i in _HEAD_LISTS:
+        values[i] = tuple(values[i])
+    memory = object.__new__(_LazyMemory)
+    memory.__dict__.update(zip(HEAD_FIELDS, values, strict=True))
+    memory.__dict__["_data"] = data
+    return memory
 
 
 class ScopeIndex:
@@ -204,9 +263,10 @@ class ScopeIndex:
                 counts.setdefault(term, [0] * len(FIELDS))[i] += 1
         globs = compile_globs(memory.applies_to) if memory.applies_to else []
         cur = self.conn.execute(
-            "INSERT INTO memories (id, rel, data, lengths, depth, dup_group, globs, active,"
-            " signature) VALUES (?,?,?,?,0,NULL,?,1,?)",
-            (memory.id, memory.rel_path, memory_to_json(memory), json.dumps(lengths),
+            "INSERT INTO memories (id, rel, data, head, lengths, depth, dup_group, globs, active,"
+            " signature) VALUES (?,?,?,?,?,0,NULL,?,1,?)",
+            (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
+             json.dumps(lengths),
              json.dumps(globs), json.dumps(body_signature(memory.indexed_body))))
         key = int(cur.lastrowid or 0)
         self.conn.executemany("INSERT INTO postings VALUES (?,?,?)",
@@ -218,18 +278,21 @@ class ScopeIndex:
         conn = self.conn
         conn.execute("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM memories m2"
                      " WHERE m2.id = memories.id))")
-        rows = conn.execute("SELECT mem, id, data FROM memories WHERE active=1").fetchall()
+        rows = conn.execute("SELECT mem, id, head, depth FROM memories WHERE active=1").fetchall()
         deps: dict[str, tuple[str, ...]] = {}
         levels: dict[str, int] = {}
         keys: dict[str, int] = {}
-        for key, mid, data in rows:
-            memory = memory_from_json(data)
-            deps[mid] = memory.depends_on
-            levels[mid] = memory.level or 0
+        old: dict[str, int] = {}
+        dep_at, level_at = HEAD_FIELDS.index("depends_on"), HEAD_FIELDS.index("level")
+        for key, mid, head, depth in rows:
+            values = json.loads(head)  # the head, not the full record: this runs on every edit
+            deps[mid] = tuple(values[dep_at])
+            levels[mid] = values[level_at] or 0
             keys[mid] = key
+            old[mid] = depth
         depths = dependency_depths(deps, levels)
         conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
-                         ((depths[mid], keys[mid]) for mid in keys))
+                         ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
         totals = [0] * len(FIELDS)
         count = 0
         for (lengths,) in conn.execute("SELECT lengths FROM memories WHERE active=1"):
@@ -271,15 +334,15 @@ class ScopeIndex:
             chunk = wanted[start:start + 500]
             marks = ",".join("?" * len(chunk))
             for row in self.conn.execute(
-                    f"SELECT mem, data, lengths, depth, dup_group, globs FROM memories"
+                    f"SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
                     f" WHERE mem IN ({marks})", chunk):
                 out[row[0]] = _record(row)
         return out
 
     def all_records(self) -> list[Record]:
         return [_record(row) for row in self.conn.execute(
-            "SELECT mem, data, lengths, depth, dup_group, globs FROM memories WHERE active=1"
-            " ORDER BY id")]
+            "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
+            " WHERE active=1 ORDER BY id")]
 
     def keys_by_id(self, ids: Iterable[str]) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -317,14 +380,30 @@ class ScopeIndex:
         return dict(self.conn.execute("SELECT word, stem FROM stems"))
 
 
-def _record(row: tuple[int, str, str, int, str | None, str]) -> Record:
-    key, data, lengths, depth, dup_group, globs = row
-    return Record(int(key), memory_from_json(data), tuple(json.loads(lengths)), int(depth),
-                  dup_group, tuple((r, bool(i)) for r, i in json.loads(globs)))
+def _record(row: tuple[int, str, str, str, int, str | None, str]) -> Record:
+    key, head, data, lengths, depth, dup_group, globs = row
+    return Record(int(key), lazy_memory(head, data), tuple(json.loads(lengths)), int(depth),
+                  dup_group, tuple((r, bool(i)) for r, i in json.loads(globs))
+                  if globs != "[]" else ())
 
 
 def _problem_row(problem: Problem) -> dict[str, object]:
     return asdict(problem)
+
+
+def discard(root: Path) -> None:
+    """Delete a scope's index files, so the next open rebuilds it from the memory files."""
+    cache = derived_dir(root, CACHE_DIRNAME)
+    if cache is None:
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with suppress(OSError):
+            os.unlink(str(cache / INDEX_FILE) + suffix)
+
+
+def is_corrupt(exc: BaseException) -> bool:
+    """A damaged index file (not a locked or read-only one): the cure is to rebuild it."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
 
 
 def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:
@@ -394,8 +473,8 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS files (rel TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER,
             sha256 TEXT, mem INTEGER, ignored INTEGER, problems TEXT);
         CREATE TABLE IF NOT EXISTS memories (mem INTEGER PRIMARY KEY, id TEXT, rel TEXT,
-            data TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT, active INTEGER,
-            signature TEXT);
+            data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
+            active INTEGER, signature TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
         CREATE TABLE IF NOT EXISTS postings (term TEXT, mem INTEGER, counts INTEGER,
             PRIMARY KEY (term, mem)) WITHOUT ROWID;
@@ -404,5 +483,7 @@ def _create(conn: sqlite3.Connection) -> None:
     """)
     row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
-        conn.executescript("DELETE FROM files; DELETE FROM memories; DELETE FROM postings;"
-                           " DELETE FROM stems; DELETE FROM meta;")
+        # Columns change between versions: drop the tables, not just their rows.
+        conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
+                           " DROP TABLE stems; DROP TABLE meta;")
+        _create(conn)

@@ -22,8 +22,7 @@ def check(request: Request) -> list[Problem]:
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
-        where = {r.memory.id: r.memory for r, _ in scopes.all_records()}
-        paths = {r.memory.id: scopes._display(scopes.indexes[n], r.memory.rel_path)
+        paths = {r.memory.id: scopes.display(scopes.indexes[n], r.memory.rel_path)
                  for r, n in scopes.all_records()}
     finally:
         scopes.close()
@@ -42,7 +41,6 @@ def check(request: Request) -> list[Problem]:
             others = ", ".join(m for m in group if m != mid)
             problems.append(Problem(paths[mid], 1, "body",
                                     f"near-duplicate of {others} (a pack holds one)", "warning"))
-    del where
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
 
 

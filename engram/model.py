@@ -28,7 +28,16 @@ class Problem:
     severity: str = "error"  # "error" | "warning"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.field}: {self.message}"
+        # One problem, one line: a key or file name may hold line breaks or bidi controls.
+        return f"{_one_line(self.path)}:{self.line}: {_one_line(self.field)}: " \
+               f"{_one_line(self.message)}"
+
+
+def _one_line(text: str) -> str:
+    """`text` with line breaks and other unprintable characters escaped (`\\n`, `\\u202e`)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
 @dataclass(frozen=True)

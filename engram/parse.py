@@ -5,6 +5,7 @@ Never raises on file content: every problem comes back as a `Problem` carrying p
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import difflib
 import hashlib
@@ -30,8 +31,8 @@ MAX_FIRST_SENTENCE_CHARS = 200
 
 ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
 HIDDEN_TITLES = ("context", "example", "origin")
+_TYPES_HINT = " (rule, skill or knowledge)"
 LEVELS = {"foundation": 0, "basic": 0, "core": 0, "intermediate": 1, "advanced": 2}
-LIST_FIELDS = ("tags", "triggers", "applies_to", "depends_on", "roles", "sources")
 KNOWN_KEYS = (
     "id", "type", "directive", "summary", "tags", "triggers", "applies_to", "depends_on",
     "level", "confidence", "authority", "roles", "role", "lifecycle", "review_after",
@@ -68,11 +69,10 @@ def parse_memory(
     if text is None:
         return None, report.problems
     lines = _LINE_BREAK.split(text)
-    split = _split_frontmatter(lines)
-    if split is None:
+    closing = _split_frontmatter(lines)
+    if closing is None:
         report.error(1, "frontmatter", "no frontmatter: the file must start with a '---' line")
         return None, report.problems
-    closing = split
     if closing < 0:
         report.error(1, "frontmatter", "no closing '---' line after the frontmatter")
         return None, report.problems
@@ -132,6 +132,7 @@ class _Fields:
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.lines: dict[str, int] = {}
+        self.unreadable: set[str] = set()  # keys whose value YAML could not construct (reported)
 
     def line(self, key: str) -> int:
         return self.lines.get(key, 1)
@@ -147,15 +148,7 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
     def line_of(mark: yaml.Mark | None) -> int:
         if mark is None:
             return 1
-        index = min(mark.index, len(source))
-        low, high = 0, len(starts) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            if starts[middle] <= index:
-                low = middle
-            else:
-                high = middle - 1
-        return low + 2  # frontmatter line 1 is file line 2
+        return bisect.bisect_right(starts, mark.index) + 1  # frontmatter line 1 is file line 2
 
     try:
         loader = yaml.SafeLoader(source)  # checks every character up front
@@ -170,7 +163,10 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
             problem = exc.problem or exc.context or "cannot be parsed"
             report.error(line_of(exc.problem_mark), "frontmatter", f"YAML syntax error: {problem}")
             return None
-        except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        except RecursionError:
+            report.error(1, "frontmatter", "YAML nested too deeply to read")
+            return None
+        except (yaml.YAMLError, ValueError) as exc:
             report.error(1, "frontmatter", f"YAML syntax error: {_first_line(str(exc))}")
             return None
         if node is None:
@@ -199,7 +195,8 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
                 report.warning(line, "frontmatter", "an entry without a plain key name; ignored")
                 continue
             if name in fields.values:
-                report.error(line, name, f"duplicate key (first on line {fields.lines[name]})")
+                first = fields.lines[name]
+                report.error(line, _shown_key(name), f"duplicate key (first on line {first})")
                 continue
             try:
                 value = loader.construct_object(value_node, deep=True)
@@ -211,8 +208,9 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
                     message = exc.problem or _first_line(str(exc))
                 else:
                     message = _first_line(str(exc)) or "cannot be read"
-                report.error(line, name, message)
+                report.error(line, _shown_key(name), message)
                 fields.lines[name] = line
+                fields.unreadable.add(name)
                 continue
             fields.values[name] = value
             fields.lines[name] = line
@@ -250,6 +248,13 @@ def _describe(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+def _shown_key(key: str) -> str:
+    """A key as a Problem's field: one short printable line, whatever the YAML held."""
+    if key.isprintable() and len(key) <= 60:
+        return key
+    return repr(key if len(key) <= 60 else key[:57] + "...")
+
+
 def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
     match = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.7)
     return f"; did you mean {match[0]}?" if match else ""
@@ -262,8 +267,17 @@ class _Validator:
         self.fields = fields
         self.report = report
 
-    def has(self, key: str) -> bool:
-        return self.fields.values.get(key) is not None
+    def required(self, key: str, hint: str = "") -> bool:
+        """Whether a required key has a value; reports it missing or empty when not."""
+        if key in self.fields.unreadable:
+            return False  # already reported by the YAML reader
+        if key not in self.fields.lines:
+            self.report.error(1, key, "required field is missing" + hint)
+            return False
+        if self.fields.values.get(key) is None:
+            self.error(key, "required field is empty" + hint)
+            return False
+        return True
 
     def error(self, key: str, message: str) -> None:
         self.report.error(self.fields.line(key), key, message)
@@ -417,22 +431,10 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     for key in fields.values:
         if key not in KNOWN_KEYS:
             hint = _suggest(key, KNOWN_KEYS)
-            report.warning(fields.line(key), key, "unknown key, ignored" + hint)
+            report.warning(fields.line(key), _shown_key(key), "unknown key, ignored" + hint)
 
-    ident = None
-    if "id" not in fields.lines:
-        report.error(1, "id", "required field is missing")
-    elif not check.has("id"):
-        check.error("id", "required field is empty")
-    else:
-        ident = check.identifier("id")
-    kind = None
-    if "type" not in fields.lines:
-        report.error(1, "type", "required field is missing (rule, skill or knowledge)")
-    elif not check.has("type"):
-        check.error("type", "required field is empty (rule, skill or knowledge)")
-    else:
-        kind = check.choice("type", TYPES, "")
+    ident = check.identifier("id") if check.required("id") else None
+    kind = check.choice("type", TYPES, "") if check.required("type", _TYPES_HINT) else None
 
     if "roles" in fields.values and "role" in fields.values:
         check.error("role", "both `role` and `roles` are set; keep only `roles`")
@@ -470,9 +472,8 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
         return None
 
     body = list(_sections(body_lines))
-    rendered = [(n, t) for n, t, state in body if state == "shown"]
-    rendered = _trim_blank(rendered)
-    indexed = [t for n, t, state in body if state in ("shown", "context")]
+    rendered = _trim_blank([(n, t) for n, t, state in body if state == "shown"])
+    indexed = _trim_blank([(n, t) for n, t, state in body if state in ("shown", "context")])
     paragraph = _first_paragraph([t for _, t in rendered])
     negations = _unique(
         clause
@@ -486,7 +487,7 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
         scope=scope,
         rel_path=rel_path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        indexed_body="\n".join(indexed).strip("\n"),
+        indexed_body="\n".join(t for _, t in indexed),
         first_sentence=_first_sentence(paragraph),
         negations=negations,
         unknown_keys=tuple(k for k in fields.values if k not in KNOWN_KEYS),
@@ -594,7 +595,7 @@ def _sentences(text: str) -> Iterator[str]:
     """Split text into sentences at . ! ? followed by white space, keeping the punctuation."""
     start = 0
     for end in _SENTENCE_END.finditer(text):
-        before = text[start:end.start()].rsplit(None, 1)
+        before = text[max(start, end.start() - 8):end.start()].rsplit(None, 1)
         if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
             continue
         yield text[start:end.end()].strip()
@@ -621,24 +622,37 @@ def _first_sentence(paragraph: list[str]) -> str:
 _SELF = (r"(?:it|this|these|them|me|here|(?:this|the)\s+(?:skill|memory|rule|guide|page|file|"
          r"document|doc|note|knowledge|workflow|procedure|checklist|reference))")
 _USE_VERBS = r"(?:use|invoke|load|apply|trigger|select|choose|call|activate)"
+# In code, "never use for loops" and "not for...in" are about the `for` statement.
+_NOT_A_LOOP = r"(?![-\s]*(?:loops?\b|each\b|\.\.\.|in\b|of\b))"
 _IMPERATIVE = re.compile(
     rf"\b(?:do\s+not|don['’]t|never|should\s+not|shouldn['’]t|must\s+not)\s+{_USE_VERBS}"
-    rf"(?:\s+{_SELF})?\s+(?:for|when|on|with|to|in|if)\b",
+    rf"(?:\s+{_SELF})?\s+(?:for\b{_NOT_A_LOOP}|(?:when|on|with|to|in|if)\b)",
+    re.IGNORECASE,
+)
+# The same exclusion said as advice: "avoid using this skill for X", "skip this rule when X".
+# The memory must be named, since "avoid using mocks for X" is a rule about X.
+_AVOID = re.compile(
+    rf"\b(?:avoid\s+(?:using|invoking|loading|applying|triggering)|skip)\s+{_SELF}\s+"
+    rf"(?:for\b{_NOT_A_LOOP}|(?:when|on|if)\b)",
     re.IGNORECASE,
 )
 _NOT_FOR = re.compile(
     r"\bnot\s+(?:(?:intended|meant|designed|suitable|to\s+be\s+used|be\s+used|used)\s+)?"
-    r"(?:for|when)\b",
+    rf"(?:for\b{_NOT_A_LOOP}|when\b)",
     re.IGNORECASE,
 )
 # "not for X" is the memory's own exclusion only where nothing else is its subject: at the start
 # of a sentence, after a separator ("..., not for X", "(not for X)", "but not for X"), or after
 # "this skill is". "The staging cluster is not for load tests" is a fact, and stays one.
-_NOT_FOR_PREFIX = re.compile(
-    rf"(?:|.*(?:[(\[,;:—–-]|\bbut|\band|\bor|\bonly)|{_SELF}(?:\s+(?:is|are|should|must|"
-    rf"can|may|will))?|(?:is|are)|{_SELF}\s+(?:is|are)\s+(?:also|just|simply))\s*",
-    re.IGNORECASE | re.DOTALL,
+_AFTER_SEPARATOR = re.compile(r"(?:[(\[,;:—–-]|\bbut|\band|\bor|\bonly)\s*\Z", re.IGNORECASE)
+_SELF_SUBJECT = re.compile(
+    rf"{_SELF}(?:\s+(?:is|are|should|must|can|may|will))?(?:\s+(?:also|just|simply))?\s*",
+    re.IGNORECASE,
 )
+# "Should not be used for X" at the start of a sentence: the memory is the unspoken subject.
+_MODAL_START = re.compile(r"(?:should|must|shall|is|are)\s+", re.IGNORECASE)
+# Only the words just before a marker decide; looking further back costs time, not accuracy.
+_PREFIX_WINDOW = 40
 
 
 def negation_clauses(text: str) -> list[str]:
@@ -657,10 +671,18 @@ def negation_clauses(text: str) -> list[str]:
 
 
 def _clause_start(sentence: str) -> int | None:
-    found = [m.start() for m in _IMPERATIVE.finditer(sentence)]
-    found += [m.start() for m in _NOT_FOR.finditer(sentence)
-              if _NOT_FOR_PREFIX.fullmatch(sentence[: m.start()])]
-    return min(found) if found else None
+    found = [m for m in (_IMPERATIVE.search(sentence), _AVOID.search(sentence)) if m]
+    imperative = min(found, key=lambda m: m.start()) if found else None
+    end = imperative.start() if imperative else len(sentence)
+    for match in _NOT_FOR.finditer(sentence, 0, end):
+        start = match.start()
+        tail = sentence[max(0, start - _PREFIX_WINDOW):start]
+        # Sentences arrive stripped, so position 0 is the start of a sentence.
+        if (start == 0 or _AFTER_SEPARATOR.search(tail)
+                or (start <= _PREFIX_WINDOW and (_SELF_SUBJECT.fullmatch(tail)
+                                                 or _MODAL_START.fullmatch(tail)))):
+            return start
+    return imperative.start() if imperative else None
 
 
 def _unique(items: Iterator[str]) -> tuple[str, ...]:

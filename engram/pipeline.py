@@ -9,15 +9,17 @@ import datetime as _dt
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import wraps
 from pathlib import Path
+from typing import TypeVar
 
 from engram import expand, rank, route
 from engram.config import Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write_text
-from engram.index import FIELDS, Record, ScopeIndex
+from engram.index import FIELDS, Record, ScopeIndex, discard, is_corrupt
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
 from engram.render import Rendered, check_printable, render_pack
@@ -127,10 +129,10 @@ class Scopes:
         out: list[Problem] = []
         for index in self.indexes:
             for problem in index.problems():
-                out.append(replace(problem, path=self._display(index, problem.path)))
+                out.append(replace(problem, path=self.display(index, problem.path)))
         return out
 
-    def _display(self, index: ScopeIndex, rel: str) -> str:
+    def display(self, index: ScopeIndex, rel: str) -> str:
         full = index.root / rel
         try:
             return os.path.relpath(full, self.ctx.cwd) if full.is_relative_to(self.ctx.cwd) \
@@ -256,6 +258,11 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             elif gate and not route.passes_gate(len(anchors), e):
                 item.excluded, item.detail = "gate", "one weak match for a long query"
             item.stale = lock.is_stale(memory)
+    if gate and anchors and not path_only:
+        seen = {t: idfs[t] for t in anchors if doc_freq[t] > 0}
+        info = route.information(anchors, seen, rank.idf(doc_count, 0))
+        if info is not None:
+            _exclude_uncovered(scored, info)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     bonus = top_bm25 if top_bm25 > 0 else 1.0
     for item in scored:
@@ -279,6 +286,21 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     scored.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.record.memory.id))
     _mark_duplicates(scored)
     return scored
+
+
+def _exclude_uncovered(scored: list[_Scored], info: dict[str, float]) -> None:
+    """No memory holds the majority of a query that names an unknown topic: only path matches
+    may still load."""
+    live = [s for s in scored if s.excluded is None]
+    shares = [route.coverage(s.evidence, info) for s in live]
+    best = max(shares, default=0.0)
+    if best >= route.COVERAGE_MIN:
+        return
+    for item, share in zip(live, shares, strict=True):
+        if not item.evidence.path_match:
+            item.excluded = "coverage"
+            item.detail = (f"covers {share:.3f} of the query; the best memory {best:.3f}, "
+                           f"under {route.COVERAGE_MIN:g}")
 
 
 def _mark_duplicates(scored: list[_Scored]) -> None:
@@ -307,6 +329,33 @@ def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Ca
 
 
 # -- the pack -----------------------------------------------------------------------------------
+_T = TypeVar("_T")
+
+
+def _rebuilds_corrupt_index(func: Callable[[Request], _T]) -> Callable[[Request], _T]:
+    """Retry once on fresh indexes when a cache file turns out damaged mid-read.
+
+    Opening an index catches a file that is not a database; a page damaged deeper down shows
+    only when a query reads it, so the read-path entry points throw the cache away and retry.
+    """
+
+    @wraps(func)
+    def wrapper(request: Request) -> _T:
+        try:
+            return func(request)
+        except Exception as exc:
+            if not is_corrupt(exc):
+                raise
+            ctx = resolve(request)
+            for root in (ctx.engram_dir, ctx.global_dir):
+                if root is not None:
+                    discard(root)
+            return func(request)
+
+    return wrapper
+
+
+@_rebuilds_corrupt_index
 def load(request: Request) -> tuple[Pack, Rendered]:
     """`engram load`: the pack and its text, within the request's (or config's) token budget."""
     ctx = resolve(request)
@@ -315,6 +364,7 @@ def load(request: Request) -> tuple[Pack, Rendered]:
     return pack, render_pack(pack, budget_tokens=budget)
 
 
+@_rebuilds_corrupt_index
 def build_pack(request: Request) -> Pack:
     return _build(resolve(request), request)
 
@@ -361,7 +411,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         bodies = {m.memory.id for m in selection.members}
     else:
         bodies = expand.body_ids(selection, expand_top, scopes.visible)
-    by_id = {s.record.memory.id: s for s in scored}
+    by_id = {(s.record.memory.scope, s.record.memory.id): s for s in scored}  # shadowing
     ranks = _rank_positions(selection)
     items: list[PackItem] = []
     changed: list[Memory] = []
@@ -383,7 +433,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
             excluded.append((memory.id, reason))
             withheld.extend((memory.id, f) for f in check.findings)
             continue
-        scored_item = by_id.get(memory.id)
+        scored_item = by_id.get((memory.scope, memory.id))
         stale = scored_item.stale if scored_item else lock.is_stale(memory)
         prereq_of = member.prerequisite_of if isinstance(member, expand.Member) else None
         items.append(PackItem(memory, mode, member.score, _requires(memory, scopes), stale,
@@ -397,8 +447,8 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     for s in scored:
         mid = s.record.memory.id
         if s.excluded is None:
-            reason = "limit" if mid in cut_ids else None
-            candidates.append(_candidate(s, position.get(mid, 0), reason))
+            cut = "limit" if mid in cut_ids else None
+            candidates.append(_candidate(s, position.get(mid, 0), cut))
         else:
             candidates.append(_candidate(s))
     for mid, reason in excluded:
@@ -441,9 +491,13 @@ def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
 def _narrowing_tags(related: list[_Scored], query: str) -> tuple[str, ...]:
     query_stems = set(tokens(query))
     counts: Counter[str] = Counter()
+    tag_stems: dict[str, set[str]] = {}  # a few hundred tags recur across thousands of memories
     for item in related:
         for tag in item.record.memory.tags:
-            if not set(tokens(tag)) & query_stems:
+            stems = tag_stems.get(tag)
+            if stems is None:
+                stems = tag_stems[tag] = set(tokens(tag))
+            if not stems & query_stems:
                 counts[tag] += 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     return tuple(tag for tag, n in ranked if n >= 1)[:5]
@@ -500,6 +554,7 @@ def _record_fetches(ctx: Context, ids: list[str]) -> None:
 
 
 # -- other read-path entry points ------------------------------------------------------------
+@_rebuilds_corrupt_index
 def search(request: Request) -> list[Candidate]:
     """Every visible memory sharing an anchor with the query, ranked, no gate and no limit."""
     ctx = resolve(request)
@@ -517,6 +572,7 @@ def search(request: Request) -> list[Candidate]:
         scopes.close()
 
 
+@_rebuilds_corrupt_index
 def visible_memories(request: Request) -> list[Memory]:
     """Every valid memory that routing could show (shadowing, lifecycle and role applied)."""
     ctx = resolve(request)
@@ -529,6 +585,7 @@ def visible_memories(request: Request) -> list[Memory]:
         scopes.close()
 
 
+@_rebuilds_corrupt_index
 def session_pack(request: Request) -> Pack:
     """What a new session starts with: `load: always` memories and foundation-level rules."""
     ctx = resolve(request)

@@ -57,33 +57,43 @@ def _multipliers(candidate: Candidate) -> str:
     return " ".join(f"{label}{factor:g}" for label, factor in candidate.multipliers) or "-"
 
 
-def dry_run(pack: Pack) -> str:
+def dry_run(pack: Pack, rendered: Rendered | None = None) -> str:
+    """The explanation table; with `rendered`, what the token budget demoted or dropped."""
     members = [i for i in pack.items if i.disclosure != "related"]
     related_cards = [i for i in pack.items if i.disclosure == "related"]
-    by_id = {c.memory.id: c for c in pack.candidates}
+    budget: dict[str, str] = {}
+    if rendered is not None:
+        budget = {mid: "card (budget)" for mid in rendered.demoted}
+        budget |= {mid: "excluded: budget" for mid in rendered.dropped}
+    # Keyed by (scope, id): a shadowed global copy shares its id with the workspace memory.
+    by_id = {(c.memory.scope, c.memory.id): c for c in pack.candidates}
     lines = [
         f"query: {pack.query}",
         "anchors: " + (", ".join(pack.anchors) if pack.anchors else "(none)")
         + ("   (procedural: skills x1.2)" if pack.procedural else ""),
         f"candidates: {len(pack.candidates)}  related: {pack.related_total}  "
-        f"loaded: {len(members)}  hidden by ignore: {pack.hidden_by_ignore}  "
+        f"loaded: {sum(1 for i in members if budget.get(i.memory.id) != 'excluded: budget')}  "
+        f"hidden by ignore: {pack.hidden_by_ignore}  "
         f"invalid files: {len({p.path for p in pack.invalid})}",
     ]
     if pack.narrowing_tags:
         lines.append("narrow with tags: " + ", ".join(pack.narrowing_tags))
     rows: list[list[str]] = [["#", "id", "scope", "score", "bm25", "multipliers", "matched",
                               "status"]]
-    shown: set[str] = set()
+    shown: set[tuple[str, str]] = set()
     for item in sorted(members, key=lambda i: i.rank):
-        shown.add(item.memory.id)
-        rows.append(_member_row(item, by_id.get(item.memory.id), members))
+        shown.add((item.memory.scope, item.memory.id))
+        rows.append(_member_row(item, by_id.get((item.memory.scope, item.memory.id)), members))
+        if item.memory.id in budget:
+            rows[-1][-1] = budget[item.memory.id]
     for item in related_cards:
-        shown.add(item.memory.id)
-        cand = by_id.get(item.memory.id)
-        rows.append(_candidate_row(cand, "related (limit)") if cand else
-                    ["", item.memory.id, "", "", "", "", "", "related (limit)"])
+        shown.add((item.memory.scope, item.memory.id))
+        cand = by_id.get((item.memory.scope, item.memory.id))
+        status = budget.get(item.memory.id, "related (limit)")
+        rows.append(_candidate_row(cand, status) if cand else
+                    ["", item.memory.id, "", "", "", "", "", status])
     for cand in pack.candidates:
-        if cand.memory.id in shown:
+        if (cand.memory.scope, cand.memory.id) in shown:
             continue
         status = f"excluded: {cand.excluded}" if cand.excluded else "related"
         rows.append(_candidate_row(cand, status))
@@ -127,7 +137,7 @@ def _candidate_row(cand: Candidate, status: str) -> list[str]:
 
 
 def as_json(pack: Pack, rendered: Rendered) -> str:
-    by_id = {c.memory.id: c for c in pack.candidates}
+    by_id = {(c.memory.scope, c.memory.id): c for c in pack.candidates}
     modes = {mid: "body" for mid in rendered.bodies} | {mid: "card" for mid in rendered.cards}
     items = []
     for item in pack.items:
@@ -136,7 +146,7 @@ def as_json(pack: Pack, rendered: Rendered) -> str:
             continue
         disclosure = "related" if item.disclosure == "related" else modes[mid]
         text = body_block(item) if disclosure == "body" else card_line(item)
-        cand = by_id.get(mid)
+        cand = by_id.get((item.memory.scope, mid))
         items.append({
             "id": mid, "type": item.memory.type, "scope": item.memory.scope,
             "score": round(cand.score if cand else item.score, 4),
@@ -151,7 +161,8 @@ def as_json(pack: Pack, rendered: Rendered) -> str:
         "related": pack.related_total,
         "items": items,
         "candidates": [_candidate_json(c) for c in pack.candidates],
-        "excluded": [{"id": mid, "reason": reason} for mid, reason in pack.excluded],
+        "excluded": [{"id": mid, "reason": reason} for mid, reason
+                     in sorted({*pack.excluded, *((mid, "budget") for mid in rendered.dropped)})],
         "narrowing_tags": list(pack.narrowing_tags),
         "withheld": [{"id": mid, "kind": f.kind, "line": f.line} for mid, f in pack.withheld],
         "hidden_by_ignore": pack.hidden_by_ignore,

@@ -6,7 +6,7 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -15,6 +15,9 @@ from engram.model import Memory
 
 NEGATIVE = FIELDS.index("negative")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
+# The best memory must hold at least half the query's information: more of the query inside
+# it than outside it (a 45-degree angle between the query and its projection).
+COVERAGE_MIN = 0.5
 
 
 @dataclass
@@ -70,6 +73,39 @@ def is_negated(ev: Evidence) -> bool:
     outside = set(ev.tf) - ev.negated
     inside = len(ev.negated)
     return (inside >= 2 and inside > len(outside)) or not outside
+
+
+def information(anchors: Sequence[str], idfs: Mapping[str, float],
+                unseen_idf: float) -> dict[str, float] | None:
+    """Each anchor's component of the query's tf-idf vector, squared, when the query names
+    something no memory contains; None when coverage does not apply.
+
+    `idfs` holds the anchors some memory contains. One that no memory contains names a topic
+    the memories lack, so its component is `unseen_idf` (the largest IDF the corpus can give)
+    times the share of the query's anchors the corpus does know: when it knows most of the
+    query's words, the one it has never seen stands out (a library nobody wrote about); when
+    it knows few (a small workspace, a chatty prompt), unknown words are the norm and say
+    little, so a query is judged on coverage only when the corpus knows most of its anchors.
+    Short queries are trigger phrases ("push this live"): one real match is enough for them,
+    as in the gate, so they are never judged on coverage.
+    """
+    unseen = [a for a in anchors if a not in idfs]
+    known = 1.0 - len(unseen) / len(anchors) if anchors else 0.0
+    if len(anchors) < GATE_MIN_ANCHORS or not unseen or known <= COVERAGE_MIN:
+        return None
+    out = {a: idfs[a] ** 2 for a in anchors if a in idfs}
+    out.update((a, (unseen_idf * known) ** 2) for a in unseen)
+    return out
+
+
+def coverage(ev: Evidence, info: Mapping[str, float]) -> float:
+    """Share of the query's information (squared tf-idf norm) held by the memory's matches.
+
+    It is the squared cosine between the query vector and its projection onto the memory's
+    terms: 1/2 means the memory holds as much of the query as the query has left outside it.
+    """
+    total = sum(info.values())
+    return sum(info.get(t, 0.0) for t in ev.tf) / total if total > 0 else 0.0
 
 
 def lifecycle_exclusion(memory: Memory, today: str) -> str | None:

@@ -29,6 +29,27 @@ class ScanResult:
         return not self.findings
 
 
+class _Rule:
+    """A regex compiled on first use.
+
+    Compiling every rule costs ~12 ms, four times the import budget of a module that runs on
+    every prompt; cheap gates compiled at import (see `_GATES`) keep most lines from needing them.
+    """
+
+    __slots__ = ("_compiled", "_flags", "_pattern")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def rx(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._pattern, self._flags)
+        return self._compiled
+
+
 # --- Text folding -------------------------------------------------------------------------------
 # Phrase checks run on a folded copy so that invisible characters, fullwidth letters, curly quotes
 # and the commonest Cyrillic/Greek look-alikes cannot split or disguise a phrase. The folded copy
@@ -36,7 +57,7 @@ class ScanResult:
 
 # Every Cc/Cf code point the scan treats as suspect, plus a few invisible non-Cf characters
 # (Hangul fillers, variation selectors). tests/test_safety.py checks this covers all of Cf.
-_SUSPECT_RE = re.compile(
+_SUSPECT_RE = _Rule(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
     "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164"
@@ -65,13 +86,22 @@ _LOOKALIKES = str.maketrans(
 
 # Emphasis, code ticks and inline tags split phrases in Markdown/HTML without changing what a
 # model reads ("**ignore** all <b>previous</b> instructions"); only the injection copy drops them.
-_MARKUP_RE = re.compile(r"[*_`~]+|<[^<>]{0,30}>")
+_MARKUP_RE = re.compile(r"[*`~]+|(?<!\w)_+|_+(?!\w)|<[^<>]{0,30}>")
+
+
+# Tag characters mirror ASCII (U+E0041 is an invisible "A"): smuggled text is decoded so the
+# phrase checks read what a model would.
+_TAG_RUN_RE = _Rule("[\U000e0020-\U000e007e]+")
+
+
+def _untag(run: re.Match[str]) -> str:
+    return " " + "".join(chr(ord(c) - 0xE0000) for c in run.group()) + " "
 
 
 def _fold(text: str) -> str:
     if text.isascii():
         return text
-    text = _SUSPECT_RE.sub("", text)
+    text = _SUSPECT_RE.rx.sub("", _TAG_RUN_RE.rx.sub(_untag, text))
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
@@ -178,44 +208,44 @@ _INJECTION: tuple[tuple[str, str], ...] = (
 )
 
 
-def _combine(
-    patterns: tuple[tuple[str, str], ...], flags: int
-) -> tuple[re.Pattern[str], dict[str, str]]:
+def _combine(patterns: tuple[tuple[str, str], ...], flags: int) -> tuple[_Rule, dict[str, str]]:
     # One alternation per kind: a line is searched once, and `lastgroup` names the rule that hit.
     details = {f"r{i}": detail for i, (detail, _) in enumerate(patterns)}
     joined = "|".join(f"(?P<r{i}>{pattern})" for i, (_, pattern) in enumerate(patterns))
-    return re.compile(joined, flags), details
+    return _Rule(joined, flags), details
 
 
-_INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, re.IGNORECASE)
+_INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
-_ROLE_TOKEN_RE = re.compile(
+_ROLE_TOKEN_RE = _Rule(
     r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id"
-    r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>|\[/?INST\]|<</?SYS>>"
-    r"|</?system(?:[-_](?:prompt|message|instructions?))?>",
-    re.IGNORECASE,
+    r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>"
+    r"|</?system(?:[-_](?:prompt|message|instructions?))?>"
 )
+# Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
+_LLAMA_RE = _Rule(r"\[/?INST\]|<</?SYS>>")
 # Maven POMs carry `<system>GitHub</system>` (issueManagement); a one-word element is data,
 # while a fake turn carries sentences.
-_MAVEN_SYSTEM_RE = re.compile(r"<system>\s*[\w.-]+\s*</system>", re.IGNORECASE)
-_TURN_LINE_RE = re.compile(
+_MAVEN_SYSTEM_RE = _Rule(r"<system>\s*[\w.-]+\s*</system>")
+_TURN_LINE_RE = _Rule(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
-    r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$",
-    re.IGNORECASE,
+    r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$"
 )
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
-_ADDRESSES_MODEL_RE = re.compile(
-    r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm)\b", re.IGNORECASE
+_ADDRESSES_MODEL_RE = _Rule(
+    r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm)\b"
 )
 # Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
-_TRANSCRIPT_RE = re.compile(r"^\s*(?:>\s*)*(?:\*\*)?(?P<who>Human|Assistant|HUMAN|ASSISTANT)"
-                            r"(?:\*\*)?\s*:(?:\*\*)?(?:\s|$)")
+_TRANSCRIPT_RE = _Rule(
+    r"^\s*(?:>\s*)*(?:\*\*)?(?P<who>Human|Assistant|HUMAN|ASSISTANT)(?:\*\*)?\s*:(?:\*\*)?"
+    r"(?P<rest>(?:\s.*)?)$"
+)
 
 # --- exfiltration -------------------------------------------------------------------------------
 _GAP = r"(?:[^.!?\n]|[.!?](?![\s\"')]|$)){0,80}?"
 _SENSITIVE_FILES = (
-    r"~/\.ssh\S*|~/\.aws\S*|\.aws/credentials|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"
+    r"~/\.ssh\S*|~/\.aws\S*|\.aws[/\\]credentials|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"
     r"(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
     r"|\.kube/config\b|/etc/(?:passwd|shadow)\b|(?<![\w.-])\.env\b(?!\.(?:example|sample|template))"
 )
@@ -241,56 +271,54 @@ _REPLY_DATA = (
     rf"(?:{_SENSITIVE_FILES}|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
     r"|\bcredentials\b|\bprivate\s+keys?\b|\bsystem\s+prompt\b)"
 )
+_SEND = r"(?:send|post|upload|exfiltrate|transmit|forward|leak|email|e-mail|pipe|beam)"
 _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
     (
         "send secrets out",
-        r"\b(?:send|post|upload|exfiltrate|transmit|forward|leak|email|e-mail|pipe|beam)\b"
-        rf"{_GAP}{_SENT_DATA}{_GAP}{_DESTINATION}",
+        rf"\b{_SEND}\b{_GAP}{_SENT_DATA}{_GAP}{_DESTINATION}",
     ),
+    ("send secrets out", rf"{_SENT_DATA}{_GAP}\b{_SEND}\b{_GAP}{_DESTINATION}"),
     (
         "secrets into the reply",
         r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
         rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
     ),
 )
-_EXFIL_PROSE_RE, _EXFIL_PROSE_DETAIL = _combine(_EXFIL_PROSE, re.IGNORECASE)
-# A sentence that forbids the act ("never send secrets to ...") is advice, not a prompt;
-# "don't forget to" is not a prohibition.
-_NEGATION_RE = re.compile(
-    r"\b(?:never|not|no|don'?t|dont|avoid|without|nor|prohibited|forbidden)\b"
-    r"(?!\s+(?:forget|fail|hesitate)\b)",
-    re.IGNORECASE,
+_EXFIL_PROSE_RE, _EXFIL_PROSE_DETAIL = _combine(_EXFIL_PROSE, 0)
+# A sentence that forbids the act ("never send secrets to ...") or strips the secrets first
+# ("with secrets scrubbed") is advice, not a prompt; "don't forget to" is not a prohibition.
+_NEGATION_RE = _Rule(
+    r"\b(?:never|not|no|don'?t|dont|avoid|without|nor|prohibited|forbidden|scrubbed|redacted"
+    r"|masked|stripped|removed|excluded|saniti[sz]ed)\b"
+    r"(?!\s+(?:forget|fail|hesitate)\b)"
 )
-_CLAUSE_END_RE = re.compile(r"[.!?;:](?:\s|$)")
-_NET_TOOL_RE = re.compile(
-    r"\b(?:curl|wget|nc|ncat|netcat|socat|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b"
-    r"|\bhttp\s+(?:post|put)\b",
-    re.IGNORECASE,
+_CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
+_NET_TOOL_RE = _Rule(
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm)\b"
+    r"|\bhttp\s+(?:post|put)\b"
 )
 # A local secret file as a command argument; public keys (*.pub) are meant to be shared.
 _PATH = (
-    r"['\"]?(?:(?:~|\$\{?HOME\}?|/root|/home/[\w.-]+)/)?(?:\.ssh/(?![\w.-]*\.pub\b)[\w.-]*"
-    r"|\.aws/[\w.-]*|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
-    r"|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
+    r"['\"]?(?:(?:~|\$\{?home\}?|\$env:userprofile|%userprofile%|/root|/home/[\w.-]+)[/\\])?"
+    r"(?:\.ssh[/\\](?![\w.-]*\.pub\b)[\w.-]*|\.aws[/\\][\w.-]*|\.netrc\b|\.npmrc\b"
+    r"|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
     r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
 )
 _SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat)\b"
-_UPLOAD_RE = re.compile(
-    rf"(?:-d|--data[\w-]*|-F|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
-    rf"|(?:--upload-file|-T|--post-file|--body-file|-InFile)[\s=]+{_PATH}"
+_UPLOAD_RE = _Rule(
+    rf"(?:-d|--data[\w-]*|-f|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
+    rf"|(?:--upload-file|-t|--post-file|--body-file|-infile)[\s=]+{_PATH}"
     rf"|\$\(\s*(?:cat|base64|tar|gzip|xxd|head)\b[^)]*?{_PATH}"
     r"|\$\(\s*(?:env|printenv|set)\s*\)"
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
-    rf"|\b(?:env|printenv)\s*\|\s*{_SINK}",
-    re.IGNORECASE,
+    rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
-_BEACON_RE = re.compile(
-    r"!\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*\?[^)\s]*?(?:\{\{?\s*[A-Za-z_][\w.-]*\s*\}\}?"
-    r"|\$\{?[A-Za-z_]|%7B|\[[A-Z_]{2,}\]|<[A-Za-z_-]+>)"
-    r"|<img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\"\s>]*\?[^'\"\s>]*?(?:\{\{?\s*[A-Za-z_]"
-    r"|\$\{?[A-Za-z_]|%7B)",
-    re.IGNORECASE,
+_BEACON_RE = _Rule(
+    r"!\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*\?[^)\s]*?(?:\{\{?\s*[a-z_][\w.-]*\s*\}\}?"
+    r"|\$\{?[a-z_]|%7b|\[[a-z_]{2,}\]|<[a-z_-]+>)"
+    r"|<img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\"\s>]*\?[^'\"\s>]*?(?:\{\{?\s*[a-z_]"
+    r"|\$\{?[a-z_]|%7b)"
 )
 
 # --- secret -------------------------------------------------------------------------------------
@@ -314,37 +342,52 @@ _TOKENS: tuple[tuple[str, str], ...] = (
 )
 _TOKEN_RE, _TOKEN_DETAIL = _combine(_TOKENS, 0)
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
-_FAKE_TOKEN_RE = re.compile(
+_FAKE_TOKEN_RE = _Rule(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
     re.IGNORECASE,
 )
-_PRIVATE_KEY_RE = re.compile(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
+_PRIVATE_KEY_RE = _Rule(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
 # A key block is flagged only with key material after the header: docs that show the header
 # alone, or with "...", describe a file format.
-_KEY_BODY_RE = re.compile(
+_KEY_BODY_RE = _Rule(
     r"^\s*[\"']?(?:\\n)?[A-Za-z0-9+/=]{32,}|^\s*(?:Proc-Type|Version|Comment):"
 )
-_INLINE_KEY_BODY_RE = re.compile(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
-_ASSIGN_RE = re.compile(
-    r"(?<![A-Za-z0-9])(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
+# AWS docs write EXAMPLE into key bodies; a body cut short with "..." is not a usable key.
+_KEY_STAND_IN_RE = _Rule(r"EXAMPLE|\.\.\.|…")
+_INLINE_KEY_BODY_RE = _Rule(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
+_ASSIGN_RE = _Rule(
+    r"(?<![A-Za-z0-9_.:-])(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key))"
-    r"[\"']?\]?\s*(?::=|=>|==|=|:)(?![=:])\s*(?P<value>.*)",
+    r"[\"']?\]?\s*(?::=|=>|==|=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
     re.IGNORECASE,
 )
-_QUOTED_RE = re.compile(r"(?:[rbuRBUfF]{1,2})?([\"'])(.*?)\1")
-_BARE_RE = re.compile(r"[^\s,;)}\]]+")
-_CALL_RE = re.compile(r"[A-Za-z_][\w.]*\s*[(\[]|[/~.!&*]")
-_NAME_RE = re.compile(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*")
-_PLACEHOLDER_RE = re.compile(
+# Pagination, idempotency and lock tokens (AWS NextToken, ClientToken, LockToken...) are
+# opaque ids that API docs print freely; they grant nothing.
+_NOT_SECRET_KEY_RE = _Rule(
+    r"(?:next|prev(?:ious)?|page|continuation|lock|client|change|request|idempotency|sync"
+    r"|public(?:[_-]?key)?|cancellation|pagination|backward|forward|resume|cursor|csrf|xsrf)"
+    r"[_-]?token$",
+    re.IGNORECASE,
+)
+_QUOTED_RE = _Rule(r"(?:[rbuRBUfF]{1,2})?([\"'`])(.*?)\1")
+_BARE_RE = _Rule(r"[^\s,;:)}\]\"'`]+")
+# Code, not a value: a call, subscript or keyword default (`Token=None`), a tuple, a path, a YAML
+# tag or anchor.
+_CALL_RE = _Rule(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?!=|$))|[/~.!&*(]")
+_NAME_RE = _Rule(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_PLACEHOLDER_RE = _Rule(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
-    r"|%s|%\(|fake|test|replace|todo|not[-_ ]?a[-_ ]?real",
+    r"|%s|%\(|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
+    r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3",
     re.IGNORECASE,
 )
-_URL_CREDS_RE = re.compile(
+_PLAIN_VALUE_RE = _Rule(r"-?\d+(?:\.\d+)*|#[0-9a-fA-F]{3,8}")
+_WORDS_ONLY_RE = _Rule(r"[A-Za-z _.-]+")
+_URL_CREDS_RE = _Rule(
     r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]+):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
     re.IGNORECASE,
 )
-_DOC_HOST_RE = re.compile(
+_DOC_HOST_RE = _Rule(
     r"^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:[\w-]+\.)*example\.(?:com|org|net))$",
     re.IGNORECASE,
 )
@@ -352,7 +395,7 @@ _DOC_HOST_RE = re.compile(
 
 def _real_token(token: str) -> bool:
     body = token.split("_", 1)[-1] if token.startswith(("gh", "npm_")) else token
-    if _FAKE_TOKEN_RE.search(body) or len(set(body)) < 8:
+    if _FAKE_TOKEN_RE.rx.search(body) or len(set(body)) < 8:
         return False
     # Random keys mix letters and digits; `sk-fading-circle-animation` is a CSS class.
     return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
@@ -361,21 +404,27 @@ def _real_token(token: str) -> bool:
 def _real_value(value: str) -> bool:
     # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
     # generated secrets and real passwords carry a digit or a symbol.
-    if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.search(value):
+    if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.rx.search(value):
         return False
-    return not re.fullmatch(r"[A-Za-z _.-]+", value)
+    if any(c.isspace() for c in value):
+        return False  # prose caught between quotes or backticks, not a credential
+    if _PLAIN_VALUE_RE.rx.fullmatch(value):
+        return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
+    return not _WORDS_ONLY_RE.rx.fullmatch(value)
 
 
-def _assignment_is_secret(value: str) -> bool:
-    quoted = _QUOTED_RE.match(value)
+def _assignment_is_secret(key: str, value: str) -> bool:
+    if _NOT_SECRET_KEY_RE.rx.search(key) or "-----BEGIN" in value:
+        return False  # a PEM value is judged by the key-block rule, which looks for key material
+    quoted = _QUOTED_RE.rx.match(value)
     if quoted:
         return _real_value(quoted.group(2))
     # Unquoted: a call, subscript, identifier, ENV_NAME, path or YAML tag is a reference to a
     # secret (getpass(), os.environ[...], settings.TOKEN, str), not the secret itself.
-    if _CALL_RE.match(value):
+    if _CALL_RE.rx.match(value):
         return False
-    bare = _BARE_RE.match(value)
-    if bare is None or _NAME_RE.fullmatch(bare.group()):
+    bare = _BARE_RE.rx.match(value)
+    if bare is None or _NAME_RE.rx.fullmatch(bare.group()):
         return False
     return _real_value(bare.group())
 
@@ -467,86 +516,141 @@ def _unicode_verdict(text: str, i: int, first_line: bool) -> str | None:
 
 
 # --- the scan -----------------------------------------------------------------------------------
+# Gates, compiled at import: a necessary condition for every rule of their kind (each rule's
+# anchor words), so a line that passes no gate needs no rule compiled or run. All phrase checks
+# (and every gate) read the lower-cased folded line: case-insensitive matching is twice as slow.
+# tests/test_safety.py checks every rule match in the corpus also trips its gate.
+_GATES = {
+    "injection": re.compile(
+        r"\b(?:ignore|disregard|forget|discard|abandon|override|bypass|circumvent"
+        r"|you\s+are\s+(?:now|no\s+longer)|from\s+now\s+on"
+        r"|(?:act|behave|pretend|roleplay|role-play)\s+(?:as|like|to|that|you)"
+        r"|(?:dan|god|jailbreak|unrestricted|unfiltered)\s+mode"
+        r"|(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|mention"
+        r"|reveal|disclose|repeat)|(?:keep|hide)\s+(?:this|these|it)"
+        r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your)\b"
+        r"|(?:instructions?|prompt|directives?|orders)\s*:"
+    ),
+    "role-play": re.compile(
+        r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|^[\s>*#\[]*(?:system|developer|human"
+        r"|assistant)\b"
+    ),
+    "exfiltration": re.compile(
+        r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
+        r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
+        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img"
+    ),
+    "secret": re.compile(
+        r"-----begin|akia|asia|gh[pousr]_|github_pat_|hooks\.slack|xox|sk-|k_live_|aiza|glpat-"
+        r"|npm_|pypi-|bearer|passw|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
+        r"|private[_-]?key|auth[_-]?key|://[^\s/@]*:[^\s/@]*@"
+    ),
+}
+
+
+def _injection(prose: str) -> list[tuple[int, int, str]]:
+    if not _GATES["injection"].search(prose):
+        return []
+    return [
+        (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
+        for m in _INJECTION_RE.rx.finditer(prose)
+    ]
 
 
 def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
+    if not _GATES["exfiltration"].search(text):
+        return []
     hits: list[tuple[int, int, str]] = []
-    for m in _EXFIL_PROSE_RE.finditer(text):
+    for m in _EXFIL_PROSE_RE.rx.finditer(text):
         clause = text[max(0, m.start() - 60) : m.start()]
-        ends = list(_CLAUSE_END_RE.finditer(clause))
+        ends = list(_CLAUSE_END_RE.rx.finditer(clause))
         if ends:
             clause = clause[ends[-1].end() :]
-        if not _NEGATION_RE.search(clause):
+        if not _NEGATION_RE.rx.search(clause + " " + m.group()):
             hits.append((m.start(), m.end(), _EXFIL_PROSE_DETAIL[m.lastgroup or ""]))
     return hits
 
 
-def _injection(prose: str) -> list[tuple[int, int, str]]:
-    return [
-        (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
-        for m in _INJECTION_RE.finditer(prose)
-    ]
-
-
-def _role_play(folded: str) -> tuple[int, str] | None:
-    for m in _ROLE_TOKEN_RE.finditer(folded):
-        token = m.group()
-        if token.lower().strip("</>") == "system":
-            if any(s.start() <= m.start() < s.end() for s in _MAVEN_SYSTEM_RE.finditer(folded)):
-                continue
-        return m.start(), f"chat-template token {token}"
-    turn = _TURN_LINE_RE.match(folded)
-    if turn:
-        rest = turn.group("rest")
-        if _ADDRESSES_MODEL_RE.search(rest) or (turn.group("heading") and not rest.strip()):
-            return 0, "fake system turn"
-    transcript = _TRANSCRIPT_RE.match(folded)
-    if transcript:
-        return 0, f"transcript turn {transcript.group('who')}:"
-    return None
-
-
-def _exfil_line(folded: str) -> tuple[int, str] | None:
-    beacon = _BEACON_RE.search(folded)
+def _exfil_line(low: str) -> tuple[int, str] | None:
+    if not _GATES["exfiltration"].search(low):
+        return None
+    beacon = _BEACON_RE.rx.search(low)
     if beacon:
         return beacon.start(), "image beacon with a placeholder in its query"
-    upload = _UPLOAD_RE.search(folded)
-    if upload and _NET_TOOL_RE.search(folded):
+    upload = _UPLOAD_RE.rx.search(low)
+    if upload and _NET_TOOL_RE.rx.search(low):
         return upload.start(), "network command uploading local secrets"
     return None
 
 
-def _secret(text: str, following: list[str]) -> tuple[int, str] | None:
-    hits: list[tuple[int, str]] = []
-    key = _PRIVATE_KEY_RE.search(text)
-    if key and (
-        _INLINE_KEY_BODY_RE.search(text, key.end() - 5)
-        or any(_KEY_BODY_RE.match(line) for line in following)
-    ):
-        hits.append((key.start(), "private key block"))
-    for m in _TOKEN_RE.finditer(text):
+def _role_play(folded: str, low: str) -> tuple[int, str] | None:
+    if not _GATES["role-play"].search(low):
+        return None
+    for m in _ROLE_TOKEN_RE.rx.finditer(low):
         token = m.group()
-        if m.lastgroup and _real_token(re.sub(r"^[Bb]earer\s+", "", token)):
+        if token.strip("</>") == "system":
+            spans = _MAVEN_SYSTEM_RE.rx.finditer(low)
+            if any(s.start() <= m.start() < s.end() for s in spans):
+                continue
+        return m.start(), f"chat-template token {token}"
+    llama = _LLAMA_RE.rx.search(folded)
+    if llama:
+        return llama.start(), f"chat-template token {llama.group()}"
+    turn = _TURN_LINE_RE.rx.match(low)
+    if turn:
+        rest = turn.group("rest")
+        if _ADDRESSES_MODEL_RE.rx.search(rest) or (turn.group("heading") and not rest.strip()):
+            return 0, "fake system turn"
+    transcript = _TRANSCRIPT_RE.rx.match(folded)
+    # A turn is bare ("Human:") or says something; one or two words are a form field
+    # ("Assistant: n/a", "Human: Jane Doe").
+    if transcript and len(transcript.group("rest").split()) not in (1, 2):
+        return 0, f"transcript turn {transcript.group('who')}:"
+    return None
+
+
+def _secret(text: str, low: str, following: list[str]) -> tuple[int, str] | None:
+    if not _GATES["secret"].search(low):
+        return None
+    hits: list[tuple[int, str]] = []
+    key = _PRIVATE_KEY_RE.rx.search(text)
+    if key and (
+        _INLINE_KEY_BODY_RE.rx.search(text, key.end() - 5)
+        or any(_KEY_BODY_RE.rx.match(line) for line in following)
+    ) and not _KEY_STAND_IN_RE.rx.search(text + "".join(following[:1])):
+        hits.append((key.start(), "private key block"))
+    for m in _TOKEN_RE.rx.finditer(text):
+        token = m.group()
+        if token.lower().startswith("bearer"):
+            token = token[6:].lstrip()
+        if m.lastgroup and _real_token(token):
             hits.append((m.start(), _TOKEN_DETAIL[m.lastgroup]))
             break
-    for m in _ASSIGN_RE.finditer(text):
-        if _assignment_is_secret(m.group("value")):
+    for m in _ASSIGN_RE.rx.finditer(text):
+        if _assignment_is_secret(m.group("key"), m.group("value")):
             hits.append((m.start(), f"{m.group('key')} assignment with a value"))
             break
-    for m in _URL_CREDS_RE.finditer(text):
+    for m in _URL_CREDS_RE.rx.finditer(text):
         pw, host = m.group("pw"), m.group("host")
-        if pw != m.group("user") and not _DOC_HOST_RE.match(host) and _real_value(pw):
+        if pw != m.group("user") and not _DOC_HOST_RE.rx.match(host) and _real_value(pw):
             hits.append((m.start(), "password in a URL"))
             break
     return min(hits) if hits else None
 
 
 def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
-    for m in _SUSPECT_RE.finditer(text):
+    if text.isascii() and text.isprintable():
+        return None  # the common case: nothing invisible is possible
+    for m in _SUSPECT_RE.rx.finditer(text):
         verdict = _unicode_verdict(text, m.start(), first_line)
         if verdict:
             return m.start(), verdict
     return None
+
+
+# Longer than any phrase rule can match (two 80-character gaps plus anchors), so every wrapped
+# phrase is seen whole, while a seam stays cheap however long the lines are.
+_SEAM = 240
 
 
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
@@ -567,26 +671,30 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             found[(line, kind)] = (col, Finding(kind=kind, line=line, detail=detail))
 
     folded = [_fold(text) for _, text in items]
-    prose = [_MARKUP_RE.sub(" ", text) for text in folded]
+    low = [text.lower() for text in folded]
+    prose = [_MARKUP_RE.sub(" ", text) for text in low]
     for index, (number, text) in enumerate(items):
         injection = [(s, d) for s, _, d in _injection(prose[index])]
         add(number, "injection", min(injection, default=None))
-        add(number, "role-play", _role_play(folded[index]))
-        exfil = [(s, d) for s, _, d in _exfil_prose(folded[index])]
-        line_exfil = _exfil_line(folded[index])
+        add(number, "role-play", _role_play(folded[index], low[index]))
+        exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
+        line_exfil = _exfil_line(low[index])
         add(number, "exfiltration", min(exfil + ([line_exfil] if line_exfil else []), default=None))
         following = [t for n, t in items[index + 1 : index + 4] if n > number]
-        add(number, "secret", _secret(text, following))
+        add(number, "secret", _secret(text, low[index], following))
         add(number, "unicode", _unicode(text, first_line=number == 1))
-        # Phrases wrapped onto the next line: search the pair, keep only matches that straddle.
+        # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
             for kind, finder, texts in (
                 ("injection", _injection, prose),
-                ("exfiltration", _exfil_prose, folded),
+                ("exfiltration", _exfil_prose, low),
             ):
-                cut = len(texts[index])
-                joined = texts[index] + " " + texts[index + 1]
-                straddling = [(s, d) for s, e, d in finder(joined) if s < cut < e - 1]
+                head = texts[index][-_SEAM:]
+                offset = len(texts[index]) - len(head)
+                seam = head + " " + texts[index + 1][:_SEAM]
+                straddling = [
+                    (offset + s, d) for s, e, d in finder(seam) if s < len(head) < e - 1
+                ]
                 add(number, kind, min(straddling, default=None))
 
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))

@@ -52,10 +52,10 @@ def expand_braces(glob: str) -> list[str]:
     match = _BRACES.search(glob)
     if match is None or "," not in match.group(1):
         return [glob]
-    out: list[str] = []
+    out: dict[str, None] = {}  # ordered, without the repeats nesting produces
     for choice in match.group(1).split(","):
-        out.extend(expand_braces(glob[:match.start()] + choice + glob[match.end():]))
-    return out
+        out.update(dict.fromkeys(expand_braces(glob[:match.start()] + choice + glob[match.end():])))
+    return list(out)
 
 
 def native_globs(applies_to: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -308,3 +308,14 @@ def _check_cursor(name: str, front: str) -> list[str]:
     if fields.get("alwaysApply") != "false":
         problems.append(f"{name}: alwaysApply: expected the boolean false")
     return problems
+
+
+def format_report(report: SyncReport, *, check: bool = False) -> str:
+    """`engram hooks sync [--check]` output; problems last, as the reason for exit 1."""
+    lines = [f"wrote {rel}" for rel in report.written]
+    lines += [f"removed {rel}" for rel in report.removed]
+    lines += [f"note: {note}" for note in report.notes]
+    lines += [f"problem: {problem}" for problem in report.problems]
+    if not lines or (check and report.ok):
+        lines.append(f"native rule files up to date ({len(report.unchanged)})")
+    return "\n".join(lines) + "\n"

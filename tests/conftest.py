@@ -39,3 +39,14 @@ def workspace(tmp_path: Path) -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYTHONHASHSEED", "0")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="Rewrite tests/golden/*.txt from the current output (on purpose only).")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """True when the run was asked to regenerate the golden files."""
+    return bool(request.config.getoption("--update-golden"))

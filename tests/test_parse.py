@@ -231,6 +231,13 @@ def test_yaml_merge_keys_work_as_in_safe_load(tmp_path: Path) -> None:
 # --- Unknown keys ----------------------------------------------------------------------------
 
 
+def test_odd_key_names_stay_on_one_line(tmp_path: Path) -> None:
+    memory, problems = parse_text(tmp_path, minimal("? \"multi\\nline\"\n: 1\n"))
+    assert memory is not None
+    assert memory.unknown_keys == ("multi\nline",)
+    assert str(problems[0]) == "rules/x.md:4: 'multi\\nline': unknown key, ignored"
+
+
 def test_unknown_key_warns_with_suggestion_and_is_kept(tmp_path: Path) -> None:
     memory, problems = parse_text(tmp_path, minimal("depend_on: [a]\nowner: me\n"))
     assert memory is not None
@@ -299,6 +306,13 @@ def test_error_line_is_the_key_line_in_a_long_frontmatter(tmp_path: Path) -> Non
     assert (only_error(problems).line, only_error(problems).field) == (9, "level")
 
 
+def test_error_line_counts_lines_as_editors_do(tmp_path: Path) -> None:
+    # YAML also breaks lines at U+2028 and U+0085; editors and engram's line numbers do not.
+    memory, problems = parse_text(tmp_path, minimal("summary: 'a\u2028b\x85c'\nlevel: x\n"))
+    assert memory is None
+    assert only_error(problems).line == 5
+
+
 def test_all_errors_are_reported_not_only_the_first(tmp_path: Path) -> None:
     memory, problems = parse_text(tmp_path, minimal("level: x\nload: y\ntags: {}\n"))
     assert memory is None
@@ -315,6 +329,7 @@ def test_all_errors_are_reported_not_only_the_first(tmp_path: Path) -> None:
     ("---\nid: 2024\ntype: rule\n---\n", 2, "id", "expected an id, got 2024 (quote it)"),
     (f"---\nid: {'a' * 81}\ntype: rule\n---\n", 2, "id", "at most 80 characters"),
     ("---\nid: x\nid: y\ntype: rule\n---\n", 3, "id", "duplicate key (first on line 2)"),
+    ("---\nid: !!python/name:os.system x\ntype: rule\n---\n", 2, "id", "python/name"),
     ("---\nid: x\ntype: rule\nvalid_from: 2027-01-01\nvalid_until: 2026-01-01\n---\n", 5,
      "valid_until", "before valid_from"),
 ])
@@ -613,6 +628,9 @@ def test_negation_clauses_found(text: str, clauses: list[str]) -> None:
     "Nothing to note here.",
     "Use it for everything.",
     "This is notable for speed.",
+    "Never use for loops in hot paths; prefer map.",  # the `for` statement, not the memory
+    "Prefer comprehensions, not for-loops.",
+    "Do not use for...in over arrays.",
 ])
 def test_negation_clauses_not_found(text: str) -> None:
     assert negation_clauses(text) == []
@@ -633,6 +651,7 @@ def test_memory_negations_from_summary_directive_and_first_paragraph(tmp_path: P
 
 def _check_result(memory: Memory | None, problems: list[Problem]) -> None:
     assert all(isinstance(p, Problem) and p.line >= 1 and p.field for p in problems)
+    assert all("\n" not in str(p) and str(p).startswith("rules/x.md:") for p in problems)
     if memory is None:
         assert any(p.severity == "error" for p in problems)
     else:

@@ -1,0 +1,453 @@
+"""The speed benchmark: seeded synthetic workspaces of 1k/10k/100k memories, timed the way hosts
+run engram (the installed console script as a subprocess), each figure also as a ratio to bare
+interpreter start-up measured in the same run.
+
+    python bench/perf.py              # full run: 1k, 10k, 100k (about 15 minutes on 2 cores)
+    python bench/perf.py --quick      # 1k and 10k, fewer runs (development)
+    python bench/perf.py --sizes 1000 --runs 5
+    python bench/perf.py --venv       # measure a regular `pip install .` in bench/.work/venv
+
+Corpora are generated once per (size, seed, generator version) under bench/.work/ (gitignored)
+and reused; the one-edit measurement restores every file it touches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import itertools
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GENERATOR_VERSION = "1"
+SEED = 20240611
+HERE = Path(__file__).resolve().parent
+WORK = HERE / ".work"
+TODAY = "2026-06-01"
+
+# -- the corpus -----------------------------------------------------------------------------
+_ONSETS = ("b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w",
+           "z", "br", "cl", "cr", "dr", "fl", "gr", "pl", "pr", "sl", "st", "str", "tr", "sh",
+           "ch", "th", "sp")
+_VOWELS = ("a", "e", "i", "o", "u", "ai", "ea", "io", "ou")
+_CODAS = ("", "", "n", "r", "s", "t", "l", "m", "ck", "nd", "st", "x")
+# Suffixes give the stemmer real work: "deploy", "deploying", "deployment" meet at one stem.
+_SUFFIXES = ("", "", "", "s", "ing", "ed", "er", "ment", "ation", "ly", "ness")
+_REAL = ("deploy", "release", "database", "migration", "cache", "retry", "timeout", "webhook",
+         "payment", "schema", "test", "build", "lint", "auth", "token", "session", "queue",
+         "worker", "config", "logging", "metrics", "error", "handler", "client", "server",
+         "request", "response", "index", "query", "backup", "rollback", "review", "branch",
+         "commit", "docker", "kubernetes", "terraform", "python", "typescript", "react")
+# The most frequent words of any English text are function words; engram drops them as stopwords.
+_FUNCTION = ("the", "to", "and", "a", "of", "in", "is", "for", "that", "with", "on", "be", "it",
+             "as", "or", "when", "if", "this", "by", "not", "are", "from", "at", "use", "an",
+             "all", "before", "after", "each", "only")
+_AREAS = ("api", "web", "core", "infra", "data", "billing", "auth", "search", "mobile", "ops",
+          "docs", "tools")
+_EXTS = ("py", "ts", "tsx", "go", "rs", "sql", "yml", "md")
+
+
+class Zipf:
+    """Seeded draws from a vocabulary whose rank-r word has weight 1/r^s."""
+
+    def __init__(self, words: Sequence[str], s: float) -> None:
+        self.words = list(words)
+        self.cum = list(itertools.accumulate(1.0 / (r ** s) for r in range(1, len(words) + 1)))
+
+    def draw(self, rng: random.Random, k: int) -> list[str]:
+        total = self.cum[-1]
+        return [self.words[bisect.bisect(self.cum, rng.random() * total)] for _ in range(k)]
+
+
+def vocabulary(rng: random.Random, size: int) -> list[str]:
+    seen: dict[str, None] = dict.fromkeys(_FUNCTION + _REAL)
+    while len(seen) < size:
+        base = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS)
+                       for _ in range(rng.choice((1, 1, 2, 2, 3))))
+        seen.setdefault(base + rng.choice(_SUFFIXES), None)
+    words = list(seen)
+    function = words[:len(_FUNCTION)]
+    real = words[len(_FUNCTION):len(_FUNCTION) + len(_REAL)]
+    tail = words[len(_FUNCTION) + len(_REAL):]
+    rng.shuffle(tail)
+    # Function words on top, then content words with a few real ones among the frequent ones,
+    # the way "test" or "deploy" would be in a real team's memories.
+    return function + tail[:20] + real + tail[20:]
+
+
+@dataclass
+class Corpus:
+    size: int
+    project: Path  # holds .engram/
+    queries: dict[str, str] = field(default_factory=dict)  # label -> query text
+    files: list[str] = field(default_factory=list)  # rel paths under .engram/, sorted
+
+    @property
+    def root(self) -> Path:
+        return self.project / ".engram"
+
+
+def _memory_text(rng: random.Random, n: int, ids: list[str], words: Zipf, tags: Zipf) -> str:
+    kind = rng.choices(("rule", "skill", "knowledge"), weights=(5, 2, 3))[0]
+    mid = ids[n]
+    head = [f"id: {mid}", f"type: {kind}"]
+    topic = words.draw(rng, 8)
+    if kind == "rule" or rng.random() < 0.3:
+        head.append(f"directive: {' '.join(topic[:6]).capitalize()}.")
+    head.append(f"summary: {' '.join(words.draw(rng, rng.randint(6, 18))).capitalize()}.")
+    head.append("tags: [" + ", ".join(dict.fromkeys(tags.draw(rng, rng.randint(1, 4)))) + "]")
+    if rng.random() < 0.6:
+        phrases = [" ".join(words.draw(rng, rng.randint(2, 4))) for _ in range(rng.randint(1, 3))]
+        head.append("triggers: [" + ", ".join(json.dumps(p) for p in phrases) + "]")
+    if rng.random() < 0.3:
+        area = rng.choice(_AREAS)
+        globs = [f"src/{area}/**/*.{rng.choice(_EXTS)}"]
+        if rng.random() < 0.3:
+            globs.append(f"{rng.choice(_AREAS)}/{topic[0]}/**")
+        head.append("applies_to: [" + ", ".join(json.dumps(g) for g in globs) + "]")
+    # Chains: a memory depends on one or two recent ones, so depths grow into real layers.
+    if n > 0 and rng.random() < 0.25:
+        picks = {ids[max(0, n - rng.randint(1, 40))] for _ in range(rng.randint(1, 2))}
+        head.append("depends_on: [" + ", ".join(sorted(picks)) + "]")
+    if rng.random() < 0.15:
+        head.append(f"level: {rng.choice(('foundation', 'intermediate', 'advanced'))}")
+    if rng.random() < 0.2:
+        head.append(f"confidence: {rng.choice(('high', 'low'))}")
+    if rng.random() < 0.03:
+        head.append(f"lifecycle: {rng.choice(('review_due', 'archived', 'superseded'))}")
+    if rng.random() < 0.02:
+        head.append("roles: [reviewer]")
+    body: list[str] = [f"# {' '.join(topic[:4]).capitalize()}", ""]
+    remaining = rng.randint(50, 400)
+    while remaining > 0:
+        if rng.random() < 0.4:
+            for _ in range(rng.randint(2, 5)):
+                line = words.draw(rng, min(remaining, rng.randint(4, 12)))
+                remaining -= len(line)
+                body.append("- " + " ".join(line))
+        else:
+            para = words.draw(rng, min(remaining, rng.randint(15, 60)))
+            remaining -= len(para)
+            body.append(" ".join(para).capitalize() + ".")
+        body.append("")
+        if remaining > 0 and rng.random() < 0.2:
+            body += [f"## {rng.choice(('Context', 'Example', 'Notes', 'Steps'))}", ""]
+    return "---\n" + "\n".join(head) + "\n---\n" + "\n".join(body).rstrip() + "\n"
+
+
+def generate(size: int, seed: int = SEED) -> Corpus:
+    """The seeded workspace of `size` memories (reused when already on disk)."""
+    project = WORK / f"corpus-{size}-{seed}-v{GENERATOR_VERSION}"
+    root = project / ".engram"
+    marker = project / "complete.json"
+    rng = random.Random(seed)
+    vocab = vocabulary(rng, 30_000)
+    words = Zipf(vocab, 1.07)
+    tag_words = Zipf([w for w in vocab[len(_FUNCTION):] if len(w) > 3][:600], 1.0)
+    corpus = Corpus(size, project)
+    # Query words come from bands of the frequency ranking: a common word (in a large share of
+    # the memories), mid-frequency topic words and a tag.
+    common, mid, rare, tag = vocab[45], vocab[180:200], vocab[2000:2040], tag_words.words[25]
+    corpus.queries = {
+        "1 anchor": f"{mid[0]}",
+        "4 anchors": f"fix the {common} {mid[1]} for {mid[2]} {tag}",
+        "16 anchors": " ".join([common, tag, *mid[3:11], *rare[:6]]),
+    }
+    if marker.is_file() and json.loads(marker.read_text())["size"] == size:
+        corpus.files = json.loads(marker.read_text())["files"]
+        return corpus
+    if project.exists():
+        shutil.rmtree(project)
+    ids = [f"{rng.choice(_AREAS)}-{'-'.join(words.draw(rng, 2))}-{n:06d}" for n in range(size)]
+    files: list[str] = []
+    for n in range(size):
+        mem_rng = random.Random(f"{seed}:{n}")
+        kind_dir = ("rules", "skills", "knowledge")[n % 3]
+        rel = f"{kind_dir}/{ids[n].split('-')[0]}/{n // 500:03d}/{ids[n]}.md"
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(_memory_text(mem_rng, n, ids, words, tag_words), encoding="utf-8")
+        files.append(rel)
+    files.sort()
+    corpus.files = files
+    marker.write_text(json.dumps({"size": size, "seed": seed, "files": files}))
+    return corpus
+
+
+# -- measuring ----------------------------------------------------------------------------------
+@dataclass
+class Run:
+    seconds: float
+    max_rss_kb: int
+    returncode: int
+
+
+def run(argv: Sequence[str], env: dict[str, str], cwd: Path, stdin: bytes | None = None) -> Run:
+    """One child process, timed wall-clock, its own peak RSS from os.wait4 (Linux: KiB)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, stdin=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stderr is not None
+    if stdin:
+        proc.stdin.write(stdin)
+    proc.stdin.close()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.stderr.write(f"perf: {' '.join(argv)} exited {proc.returncode}: "
+                         f"{err.decode(errors='replace')[-400:]}\n")
+    return Run(seconds, int(usage.ru_maxrss), proc.returncode)
+
+
+def repeat(n: int, make: Callable[[int], Run]) -> list[Run]:
+    return [make(i) for i in range(n)]
+
+
+def median(runs: Sequence[Run]) -> float:
+    return statistics.median(r.seconds for r in runs)
+
+
+def p95(runs: Sequence[Run]) -> float:
+    values = sorted(r.seconds for r in runs)
+    if len(values) < 20:
+        return values[-1]  # with few runs the worst one is the honest upper figure
+    return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+@dataclass
+class Row:
+    measure: str
+    corpus: str
+    target: str
+    measured: str
+    ratio: str
+    verdict: str  # "pass" | "FAIL" | "info"
+
+
+@dataclass
+class Bench:
+    engram: str
+    python: str
+    runs: int
+    sizes: list[int]
+    env: dict[str, str]
+    rows: list[Row] = field(default_factory=list)
+    bare: float = 0.0  # median of every bare run so far (interleaved with the measured ones)
+    bare_runs: list[Run] = field(default_factory=list)
+    warm: dict[int, float] = field(default_factory=dict)
+    cold: dict[int, float] = field(default_factory=dict)
+
+    def engram_run(self, corpus: Corpus, *args: str, stdin: bytes | None = None) -> Run:
+        # A bare start-up right before each measured run: on a shared, noisy machine the ratio
+        # of the two is steadier than either figure alone.
+        self.bare_runs.append(run([self.python, "-c", "pass"], self.env, WORK))
+        self.bare = median(self.bare_runs)
+        return run([self.engram, *args], self.env, corpus.project, stdin)
+
+    def add(self, measure: str, corpus: str, target: str, seconds: float | None, text: str,
+            ok: bool | None) -> None:
+        ratio = f"{seconds / self.bare:.1f}x" if seconds is not None and self.bare else "-"
+        verdict = "info" if ok is None else ("pass" if ok else "FAIL")
+        self.rows.append(Row(measure, corpus, target, text, ratio, verdict))
+        print(f"  {measure} [{corpus}]: {text} ({ratio}) {verdict}", file=sys.stderr, flush=True)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def label(size: int) -> str:
+    return f"{size // 1000}k" if size % 1000 == 0 else str(size)
+
+
+def hook_payload(corpus: Corpus, query: str) -> bytes:
+    return json.dumps({
+        "session_id": str(uuid.uuid4()), "transcript_path": str(corpus.project / "t.jsonl"),
+        "cwd": str(corpus.project), "hook_event_name": "UserPromptSubmit", "prompt": query,
+        "source": "user", "permission_mode": "default"}).encode()
+
+
+def measure_size(bench: Bench, corpus: Corpus, quick: bool) -> None:
+    size, name, runs = corpus.size, label(corpus.size), bench.runs
+    query = corpus.queries["4 anchors"]
+    big = size >= 100_000
+    # Cold: no cache at all, then the first `load` builds the index.
+    cold_runs = 1 if (big or quick) else 2
+    colds: list[Run] = []
+    for _ in range(cold_runs):
+        shutil.rmtree(corpus.root / ".cache", ignore_errors=True)
+        colds.append(bench.engram_run(corpus, "load", query))
+    bench.cold[size] = median(colds)
+    cold_target, cold_ok = "-", None
+    if size == 10_000:
+        cold_target, cold_ok = "<= 15 s", bench.cold[size] <= 15.0
+    elif size == 100_000 and 10_000 in bench.cold:
+        cold_target = f"<= 10x 10k ({bench.cold[10_000] * 10:.0f} s)"
+        cold_ok = bench.cold[size] <= 10 * bench.cold[10_000]
+    bench.add("first index (cold)", name, cold_target, bench.cold[size],
+              f"{bench.cold[size]:.1f} s", cold_ok)
+
+    bench.engram_run(corpus, "load", query)  # settle: WAL checkpoint, page cache
+    warm_runs = max(3, runs // 2) if big else runs
+    warm = repeat(warm_runs, lambda _: bench.engram_run(corpus, "load", query))
+    bench.warm[size] = median(warm)
+    rss_mb = max(r.max_rss_kb for r in warm) / 1024
+    if size == 1_000:
+        ok = bench.warm[size] <= 5 * bench.bare
+        bench.add("load, warm", name, "median <= 5x bare", bench.warm[size],
+                  ms(bench.warm[size]), ok)
+    elif size == 10_000:
+        bench.add("load, warm", name, "median <= 150 ms", bench.warm[size],
+                  ms(bench.warm[size]), bench.warm[size] <= 0.150)
+    elif size == 100_000:
+        bench.add("load, warm", name, "median <= 600 ms", bench.warm[size],
+                  ms(bench.warm[size]), bench.warm[size] <= 0.600)
+    else:
+        bench.add("load, warm", name, "-", bench.warm[size], ms(bench.warm[size]), None)
+    bench.add("peak RSS, warm load", name, "<= 400 MB" if big else "-", None,
+              f"{rss_mb:.0f} MB", rss_mb <= 400 if big else None)
+
+    if size <= 10_000:
+        hook_runs = max(runs * 2, 20) if not quick else runs
+        hooks = repeat(hook_runs, lambda _: bench.engram_run(
+            corpus, "hook", "claude", stdin=hook_payload(corpus, query)))
+        med, high = median(hooks), p95(hooks)
+        if size == 1_000:
+            bench.add("hook claude UserPromptSubmit, warm (median)", name, "<= 5x bare", med,
+                      ms(med), med <= 5 * bench.bare)
+            bench.add("hook claude UserPromptSubmit, warm (p95)", name, "<= 8x bare", high,
+                      ms(high), high <= 8 * bench.bare)
+        else:
+            bench.add("hook claude UserPromptSubmit, warm (median)", name, "-", med, ms(med),
+                      None)
+
+    # One edit: append a word to one file's body, load, then put the bytes back.
+    edits = max(3, runs // 2)
+    rng = random.Random(size)
+    edit_runs: list[Run] = []
+    for n in range(edits):
+        rel = corpus.files[rng.randrange(len(corpus.files))]
+        path = corpus.root / rel
+        original = path.read_bytes()
+        try:
+            path.write_bytes(original + f"\nedited {n}\n".encode())
+            edit_runs.append(bench.engram_run(corpus, "load", query))
+        finally:
+            path.write_bytes(original)
+        bench.engram_run(corpus, "load", query)  # re-index the restored file, untimed
+    refresh = median(edit_runs)
+    limit = bench.warm[size] + 0.3
+    bench.add("load after editing one file", name,
+              "<= warm + 0.3 s" if size == 10_000 else "-", refresh,
+              f"{ms(refresh)} (warm {ms(bench.warm[size])})",
+              refresh <= limit if size == 10_000 else None)
+
+    if not big:
+        graph_runs = 1 if quick else 2
+        graphs = repeat(graph_runs, lambda _: bench.engram_run(corpus, "graph", "--rebuild"))
+        g = median(graphs)
+        bench.add("graph --rebuild", name, "<= 10 s" if size == 10_000 else "-", g,
+                  f"{g:.1f} s", g <= 10.0 if size == 10_000 else None)
+
+    # How cost grows with query length (warm, informative).
+    for qlabel in ("1 anchor", "16 anchors"):
+        qruns = repeat(max(3, warm_runs // 2),
+                       lambda _, q=corpus.queries[qlabel]: bench.engram_run(corpus, "load", q))
+        bench.add(f"load, warm, {qlabel}", name, "-", median(qruns), ms(median(qruns)), None)
+
+
+def table(rows: Sequence[Row]) -> str:
+    head = ("measure", "corpus", "target", "measured", "ratio to bare", "verdict")
+    body = [(r.measure, r.corpus, r.target, r.measured, r.ratio, r.verdict) for r in rows]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    lines += ["| " + " | ".join(cells) + " |" for cells in body]
+    return "\n".join(lines)
+
+
+def venv_engram(repo: Path) -> tuple[str, str]:
+    """A regular (non-editable) install of the repo in bench/.work/venv: what users run."""
+    venv = WORK / "venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--upgrade", str(repo)],
+                   check=True)
+    return str(venv / "bin" / "engram"), str(python)
+
+
+def default_engram() -> str:
+    # The real console script next to this interpreter, not a version-manager shim (pyenv's
+    # bash shim alone costs tens of milliseconds and is not engram's cost).
+    script = Path(sysconfig.get_path("scripts")) / "engram"
+    if script.exists():
+        return str(script)
+    found = shutil.which("engram")
+    if found is None:
+        sys.exit("perf: no `engram` console script; run `pip install -e .` first")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=None, help="comma list (default 1000,10000,100000)")
+    parser.add_argument("--quick", action="store_true", help="1k and 10k, few runs")
+    parser.add_argument("--runs", type=int, default=None, help="runs per warm figure")
+    parser.add_argument("--engram", default=None, help="console script to time")
+    parser.add_argument("--venv", action="store_true",
+                        help="time a regular `pip install .` in bench/.work/venv")
+    parser.add_argument("--markdown", default=None, help="also write the table to this file")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in (args.sizes or ("1000,10000" if args.quick
+                                             else "1000,10000,100000")).split(",")]
+    runs = args.runs or (5 if args.quick else 15)
+    WORK.mkdir(parents=True, exist_ok=True)
+    (WORK / ".gitignore").write_text("*\n")
+    if args.venv:
+        engram, python = venv_engram(HERE.parent)
+    else:
+        engram, python = args.engram or default_engram(), sys.executable
+    home = WORK / "home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    env.update(ENGRAM_HOME=str(home), ENGRAM_TODAY=TODAY, PYTHONHASHSEED="0")
+    bench = Bench(engram, python, runs, sizes, env)
+    started = time.perf_counter()
+    print(f"perf: engram={engram} python={python} runs={runs}", file=sys.stderr)
+    corpora = []
+    for size in sizes:
+        t0 = time.perf_counter()
+        corpora.append(generate(size))
+        print(f"perf: corpus {label(size)} ready in {time.perf_counter() - t0:.1f} s",
+              file=sys.stderr, flush=True)
+    bench.bare_runs = repeat(max(runs, 10), lambda _: run([python, "-c", "pass"], env, WORK))
+    bench.bare = median(bench.bare_runs)
+    for corpus in corpora:
+        measure_size(bench, corpus, args.quick)
+    spread = sorted(r.seconds for r in bench.bare_runs)
+    bench.rows.insert(0, Row("bare `python -c pass` (interleaved)", "-", "baseline",
+                             f"{ms(bench.bare)} (min {ms(spread[0])}, max {ms(spread[-1])})",
+                             "1.0x", "info"))
+    out = table(bench.rows)
+    print(out)
+    print(f"\n{len(sizes)} sizes, {runs} runs per warm figure, "
+          f"{time.perf_counter() - started:.0f} s in total")
+    if args.markdown:
+        Path(args.markdown).write_text(out + "\n", encoding="utf-8")
+    return 1 if any(r.verdict == "FAIL" for r in bench.rows) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,422 @@
+"""`engram hooks install|uninstall|status`: engram's entries in each host's hook config file.
+
+Merges surgically: a user's own hooks and keys are never touched, and running twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engram.errors import EngramError
+from engram.hosts import HOSTS, get_host
+from engram.hosts.base import Host
+from engram.state import atomic_write
+
+PROJECT = "project"
+GLOBAL = "global"
+CODEX_TRUST_NOTE = ("Codex runs new or changed hooks only once trusted: open /hooks in Codex and "
+                    "trust engram's entries (codex exec needs --dangerously-bypass-hook-trust)")
+CURSOR_DOUBLE_NOTE = ("Cursor also runs Claude Code hooks when third-party configs are enabled: "
+                      "with both installed, engram may inject twice in Cursor")
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    host: str
+    scope: str  # PROJECT | GLOBAL
+    path: Path
+    action: str  # "installed" | "updated" | "unchanged" | "removed" | "absent"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.action in ("installed", "updated", "removed")
+
+
+@dataclass(frozen=True)
+class HostStatus:
+    host: str
+    scope: str
+    path: Path
+    installed: bool
+    events: tuple[str, ...] = ()  # events engram is registered for in that file
+    problems: tuple[str, ...] = ()
+
+
+# ---- the command and the entries -----------------------------------------------------------------
+
+
+def engram_executable() -> list[str]:
+    """The running engram as an absolute argv prefix, so hosts with their own PATH still find it.
+
+    Under `python -m engram` there is no script to point at: the interpreter runs the module.
+    """
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is not None and argv0.name.lower().startswith("engram") and argv0.suffix in (
+            "", ".exe", ".cmd", ".bat") and argv0.is_file():
+        return [str(argv0.resolve())]
+    found = shutil.which("engram")
+    if found:
+        return [str(Path(found).resolve())]
+    return [sys.executable, "-m", "engram"]
+
+
+def _quote(part: str) -> str:
+    if os.name == "nt":
+        return f'"{part}"' if any(c in part for c in ' &()^"') else part
+    return shlex.quote(part)
+
+
+def hook_command(host: str, executable: str | None = None) -> str:
+    """`'<abs engram>' hook <host>`, quoted: paths with spaces are common on macOS and Windows."""
+    argv = engram_executable() if executable is None else [executable]
+    return " ".join(_quote(part) for part in [*argv, "hook", host])
+
+
+def is_engram_handler(handler: Any) -> bool:
+    """engram's ownership marker is its command: `<...engram> hook <host>` (or `-m engram`)."""
+    if not isinstance(handler, dict) or not isinstance(handler.get("command"), str):
+        return False
+    command = handler["command"]
+    try:
+        words = shlex.split(command, posix=os.name != "nt")
+    except ValueError:
+        words = command.split()
+    words = [w.strip('"') for w in words]
+    if len(words) < 3 or words[-2] != "hook" or words[-1] not in HOSTS:
+        return False
+    program = Path(words[0].replace("\\", "/")).name.lower()
+    for suffix in (".exe", ".cmd", ".bat"):
+        program = program.removesuffix(suffix)
+    return program == "engram" or words[1:3] == ["-m", "engram"]
+
+
+def desired_entries(host: Host, command: str) -> dict[str, Any]:
+    """event -> the one group (grouped configs) or handler (flat configs) engram registers."""
+    entries: dict[str, Any] = {}
+    for reg in host.registrations():
+        handler: dict[str, Any] = {}
+        if reg.name is not None:
+            handler["name"] = reg.name
+        if host.config_shape == "grouped":
+            handler["type"] = "command"
+        handler["command"] = command
+        if reg.timeout is not None:
+            handler["timeout"] = reg.timeout
+        if host.config_shape == "flat":
+            entries[reg.event] = handler
+            continue
+        group: dict[str, Any] = {} if reg.matcher is None else {"matcher": reg.matcher}
+        group["hooks"] = [handler]
+        entries[reg.event] = group
+    return entries
+
+
+def registration_config(host_name: str, command: str | None = None) -> dict[str, Any]:
+    """A complete config holding only engram's entries (the static files in hooks/)."""
+    host = get_host(host_name)
+    command = command or f"engram hook {host_name}"
+    merged = _merge({}, host, desired_entries(host, command))
+    return merged
+
+
+# ---- merging -------------------------------------------------------------------------------------
+
+
+def _strip_ours(entries: list[Any], grouped: bool) -> tuple[list[Any], int | None]:
+    """The list without engram's handlers, and where the first one was (to re-insert in place)."""
+    kept: list[Any] = []
+    first: int | None = None
+    for entry in entries:
+        if grouped and isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
+            handlers = [h for h in entry["hooks"] if not is_engram_handler(h)]
+            if len(handlers) != len(entry["hooks"]):
+                first = len(kept) if first is None else first
+                if not handlers:
+                    continue  # a group that held only engram's handler was engram's
+                entry = {**entry, "hooks": handlers}
+        elif not grouped and is_engram_handler(entry):
+            first = len(kept) if first is None else first
+            continue
+        kept.append(entry)
+    return kept, first
+
+
+def _merge(config: dict[str, Any], host: Host, desired: dict[str, Any]) -> dict[str, Any]:
+    """`config` with engram's entries replaced by `desired` (empty: removed), all else kept."""
+    grouped = host.config_shape == "grouped"
+    hooks = config.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise EngramError("hooks: expected an object of event names")
+    new_hooks: dict[str, Any] = {}
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
+            new_hooks[event] = entries  # not a shape engram writes: not engram's to touch
+            continue
+        kept, first = _strip_ours(entries, grouped)
+        if event in desired:
+            kept.insert(len(kept) if first is None else first, desired[event])
+        if kept or first is None:
+            new_hooks[event] = kept
+    for event, entry in desired.items():
+        if event not in new_hooks:
+            new_hooks[event] = [entry]
+    out: dict[str, Any] = {}
+    if not grouped and "version" not in config and new_hooks:
+        out["version"] = 1  # Cursor's hooks.json format version
+    for key, value in config.items():
+        if key == "hooks":
+            if new_hooks or not hooks:
+                out[key] = new_hooks
+        else:
+            out[key] = value
+    if "hooks" not in config and new_hooks:
+        out["hooks"] = new_hooks
+    return out
+
+
+def config_path(host_name: str, *, project_dir: Path, global_: bool = False,
+                home: Path | None = None) -> Path:
+    host = get_host(host_name)
+    base = (home if home is not None else Path.home()) if global_ else project_dir
+    return base / host.config_file
+
+
+def _read_config(path: Path) -> dict[str, Any] | None:
+    """The parsed file, None when missing; an unparsable file is an error, never clobbered."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EngramError(f"{path}: cannot be read: {exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise EngramError(f"{path}: not plain JSON ({exc}); engram will not rewrite it: add the "
+                          f"entries from engram's hooks/ folder by hand") from None
+    if not isinstance(data, dict):
+        raise EngramError(f"{path}: expected a JSON object")
+    return data
+
+
+def _write_config(path: Path, config: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps(config, indent=2, ensure_ascii=False) + "\n", shared=True)
+
+
+def _apply(host_name: str, path: Path, desired: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    host = get_host(host_name)
+    current = _read_config(path)
+    try:
+        merged = _merge(current or {}, host, desired)
+    except EngramError as exc:
+        raise EngramError(f"{path}: {exc}") from None
+    if current is not None and merged == current:
+        return ("unchanged" if desired or _has_ours(current, host) else "absent"), current
+    if current is None and not desired:
+        return "absent", {}
+    if not desired and (merged == {} or (host.config_shape == "flat" and merged == {"version": 1})):
+        path.unlink()  # engram created this file: leave no empty shell behind
+        return "removed", {}
+    _write_config(path, merged)
+    if not desired:
+        return "removed", merged
+    return ("updated" if current is not None and _has_ours(current, host) else "installed"), merged
+
+
+def install(host_name: str, *, project_dir: Path, global_: bool = False,
+            home: Path | None = None, executable: str | None = None,
+            sync: bool = True) -> InstallResult:
+    """Write engram's hook entries for one host into its project (or user) config."""
+    host = get_host(host_name)
+    path = config_path(host_name, project_dir=project_dir, global_=global_, home=home)
+    command = hook_command(host_name, executable)
+    action, _ = _apply(host_name, path, desired_entries(host, command))
+    scope = GLOBAL if global_ else PROJECT
+    notes: list[str] = []
+    if host_name == "codex":
+        notes.append(CODEX_TRUST_NOTE)
+    if host_name == "gemini":
+        notes.append("Gemini runs project hooks only in trusted folders and asks once about new "
+                     "or changed hooks")
+    if host_name in ("cursor", "claude") and _claude_and_cursor(project_dir, home):
+        notes.append(CURSOR_DOUBLE_NOTE)
+    if sync and not global_ and host.native_rule_dir is not None:
+        notes.extend(_sync_note(project_dir, host_name))
+    return InstallResult(host_name, scope, path, action, tuple(notes))
+
+
+def _sync_note(project_dir: Path, host_name: str) -> list[str]:
+    from engram.sync import sync_rules
+
+    try:
+        report = sync_rules(str(project_dir), hosts=(host_name,))
+    except EngramError as exc:
+        return [f"native rule files not written: {exc}"]
+    if report.written or report.removed:
+        return [f"native rule files: {len(report.written)} written, {len(report.removed)} "
+                "removed (engram hooks sync keeps them current)"]
+    return []
+
+
+def uninstall(host_name: str, *, project_dir: Path, global_: bool = False,
+              home: Path | None = None) -> InstallResult:
+    """Remove engram's entries (and only them) from one host's project (or user) config."""
+    path = config_path(host_name, project_dir=project_dir, global_=global_, home=home)
+    action, _ = _apply(host_name, path, {})
+    return InstallResult(host_name, GLOBAL if global_ else PROJECT, path, action)
+
+
+# ---- status --------------------------------------------------------------------------------------
+
+
+def _has_ours(config: dict[str, Any], host: Host) -> bool:
+    return bool(_our_events(config, host))
+
+
+def _our_events(config: dict[str, Any], host: Host) -> list[str]:
+    hooks = config.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    grouped = host.config_shape == "grouped"
+    found = []
+    for event, entries in hooks.items():
+        if isinstance(entries, list) and _strip_ours(entries, grouped)[1] is not None:
+            found.append(event)
+    return found
+
+
+def _installed_at(host_name: str, path: Path) -> bool:
+    try:
+        config = _read_config(path)
+    except EngramError:
+        return False
+    return config is not None and _has_ours(config, get_host(host_name))
+
+
+def _claude_and_cursor(project_dir: Path, home: Path | None) -> bool:
+    def anywhere(name: str) -> bool:
+        return any(_installed_at(name, config_path(name, project_dir=project_dir, global_=g,
+                                                   home=home)) for g in (False, True))
+
+    return anywhere("claude") and anywhere("cursor")
+
+
+def status(*, project_dir: Path, home: Path | None = None,
+           hosts: Sequence[str] | None = None) -> list[HostStatus]:
+    """Per host and scope: installed or not, for which events, and what stands in the way."""
+    out: list[HostStatus] = []
+    for name in hosts or list(HOSTS):
+        host = get_host(name)
+        for global_ in (False, True):
+            path = config_path(name, project_dir=project_dir, global_=global_, home=home)
+            scope = GLOBAL if global_ else PROJECT
+            problems: list[str] = []
+            try:
+                config = _read_config(path)
+            except EngramError as exc:
+                out.append(HostStatus(name, scope, path, False, (), (str(exc),)))
+                continue
+            events = _our_events(config or {}, host)
+            if events:
+                problems.extend(_problems(name, host, path, config or {}, project_dir, home,
+                                          global_))
+            out.append(HostStatus(name, scope, path, bool(events), tuple(events), tuple(problems)))
+    return out
+
+
+def _problems(name: str, host: Host, path: Path, config: dict[str, Any], project_dir: Path,
+              home: Path | None, global_: bool) -> list[str]:
+    problems: list[str] = []
+    hooks = config.get("hooks", {})
+    commands = sorted({h["command"] for entries in hooks.values() if isinstance(entries, list)
+                       for h in _handlers(entries) if is_engram_handler(h)})
+    for command in commands:
+        program = shlex.split(command)[0] if os.name != "nt" else command.split()[0].strip('"')
+        if os.path.isabs(program) and not os.access(program, os.X_OK):
+            problems.append(f"command not found: {program} (run engram hooks install {name})")
+    expected = desired_entries(host, hook_command(name))
+    current = {event: [e for e in hooks.get(event, []) if _owns(e, host)] for event in expected}
+    if any(current[event] != [entry] for event, entry in expected.items()):
+        problems.append(f"entries differ from what this engram writes "
+                        f"(run engram hooks install {name}{' --global' if global_ else ''})")
+    if name == "codex":
+        problems.append(_codex_trust(path, home))
+    if name == "cursor" and _claude_and_cursor(project_dir, home):
+        problems.append(CURSOR_DOUBLE_NOTE)
+    if not global_ and host.native_rule_dir is not None:
+        problems.extend(_native_problems(project_dir, name))
+    return problems
+
+
+def _handlers(entries: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for entry in entries:
+        if isinstance(entry, dict) and isinstance(entry.get("hooks"), list):
+            out.extend(entry["hooks"])
+        else:
+            out.append(entry)
+    return out
+
+
+def _owns(entry: Any, host: Host) -> bool:
+    if host.config_shape == "flat":
+        return is_engram_handler(entry)
+    return isinstance(entry, dict) and any(is_engram_handler(h) for h in entry.get("hooks", []))
+
+
+def _codex_trust(path: Path, home: Path | None) -> str:
+    import tomllib
+
+    toml_path = (home if home is not None else Path.home()) / ".codex" / "config.toml"
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = {}
+    hooks = data.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    trusted = [key for key in (state or {}) if isinstance(key, str) and key.startswith(str(path))]
+    if trusted:
+        return (f"Codex has trust recorded for {len(trusted)} hook(s) of this file; a changed "
+                "command needs trusting again in /hooks")
+    return "not trusted yet: " + CODEX_TRUST_NOTE
+
+
+def _native_problems(project_dir: Path, name: str) -> list[str]:
+    from engram.sync import sync_rules
+
+    try:
+        report = sync_rules(str(project_dir), check=True, hosts=(name,))
+    except EngramError:
+        return []  # no workspace here: no native rules to keep in step
+    if report.ok:
+        return []
+    return [f"native rule files need attention ({len(report.problems)}): run engram hooks sync"]
+
+
+def format_result(result: InstallResult) -> str:
+    """`engram hooks install|uninstall` output: what happened where, then any notes."""
+    lines = [f"{result.host}: {result.action} ({result.scope}) {result.path}"]
+    lines.extend(f"  note: {note}" for note in result.notes)
+    return "\n".join(lines) + "\n"
+
+
+def format_status(rows: Sequence[HostStatus]) -> str:
+    """`engram hooks status` output: one line per host and scope, problems indented below."""
+    lines = []
+    for row in rows:
+        state = f"installed ({', '.join(row.events)})" if row.installed else "not installed"
+        lines.append(f"{row.host} {row.scope}: {state} {row.path}")
+        lines.extend(f"  problem: {problem}" for problem in row.problems)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,129 @@
+"""Prerequisite expansion, the compact limit, total related and pack order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_helpers import as_json, body_ids, dry, load, mem, ok, printed_ids, put, run
+
+
+def write(project: Path, *texts: str) -> None:
+    for n, text in enumerate(texts):
+        put(project / ".engram", f"m{n:02d}.md", text)
+
+
+def test_transitive_prerequisites_load_first(workspace: Path) -> None:
+    write(workspace,
+          mem("release-checklist", tags=["release"], depends_on=["semver-policy"]),
+          mem("semver-policy", "knowledge", depends_on=["branch-foundation"],
+              body="Semantic versions."),
+          mem("branch-foundation", level="foundation", body="Tags come from main."),
+          mem("unrelated", tags=["cooking"]))
+    out = ok(load(workspace, "release"))
+    assert body_ids(out) == ["branch-foundation", "semver-policy", "release-checklist"]
+    assert out.splitlines()[0] == "engram: loaded 3 memory files / 3 total related memories"
+    assert "### release-checklist [rule, instruction]\nrequires: semver-policy\n" in out
+    assert "### semver-policy [knowledge, reference]\nrequires: branch-foundation\n" in out
+    text, rows = dry(workspace, "release")
+    assert rows["release-checklist"]["#"] == "1"
+    assert rows["semver-policy"]["multipliers"] == "prerequisite of #1"
+    assert rows["branch-foundation"]["multipliers"] == "prerequisite of #1"
+
+
+def test_prerequisites_of_lower_layers_come_first(workspace: Path) -> None:
+    write(workspace,
+          mem("top", tags=["deploy"], depends_on=["mid-b", "mid-a"]),
+          mem("mid-a", depends_on=["base"]), mem("mid-b"), mem("base", level="foundation"))
+    # layer (depth) first, then id: base and mid-b are layer 0, mid-a is layer 1
+    assert printed_ids(ok(load(workspace, "deploy"))) == ["base", "mid-b", "mid-a", "top"]
+
+
+def test_a_prerequisite_never_displaces_a_better_ranked_memory(workspace: Path) -> None:
+    write(workspace,
+          mem("best", tags=["deploy", "canary"], confidence="high"),
+          mem("second", tags=["deploy"], depends_on=["p1", "p2"]),
+          mem("third", tags=["deploy"], confidence="low"),
+          mem("p1"), mem("p2"))
+    doc = as_json(workspace, "--limit", "2", "deploy canary")
+    assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == ["best", "third"]
+    assert [i["id"] for i in doc["items"] if i["disclosure"] == "related"] == ["second"]
+    # with room, the group loads whole: prerequisites right before their dependent
+    doc = as_json(workspace, "--limit", "4", "deploy canary")
+    assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == [
+        "best", "p1", "p2", "second"]
+    assert [i["id"] for i in doc["items"] if i["disclosure"] == "related"] == ["third"]
+
+
+def test_a_memory_never_appears_without_its_prerequisites(workspace: Path) -> None:
+    write(workspace, mem("needs-two", tags=["deploy"], depends_on=["p1", "p2"], confidence="high"),
+          mem("p1"), mem("p2"))
+    doc = as_json(workspace, "--limit", "2", "deploy")
+    assert [i["id"] for i in doc["items"]] == ["needs-two"]
+    assert doc["items"][0]["disclosure"] == "related"
+    assert doc["loaded"] == 0
+
+
+def test_default_limit_is_8_and_at_most_5_related_cards(workspace: Path) -> None:
+    write(workspace, *(mem(f"deploy-{n:02d}", tags=["deploy"], summary=f"Deploy note {n}.")
+                       for n in range(15)))
+    out = ok(load(workspace, "deploy"))
+    lines = out.splitlines()
+    assert lines[0] == "engram: loaded 8 memory files / 15 total related memories"
+    assert body_ids(out) == ["deploy-00", "deploy-01", "deploy-02"]
+    related = lines[lines.index("related, not loaded:") + 1:-1]
+    assert [line.split()[1] for line in related] == [f"deploy-{n:02d}" for n in range(8, 13)]
+
+
+def test_total_related_counts_pulled_in_prerequisites(workspace: Path) -> None:
+    write(workspace, mem("checklist", tags=["release"], depends_on=["foundation"]),
+          mem("foundation", tags=["cooking"]), mem("other", tags=["release"]))
+    out = ok(load(workspace, "release"))
+    assert out.splitlines()[0] == "engram: loaded 3 memory files / 3 total related memories"
+
+
+def test_missing_prerequisite_is_marked_and_still_loads(workspace: Path) -> None:
+    write(workspace, mem("checklist", tags=["release"], depends_on=["ghost", "real"]),
+          mem("real"))
+    out = ok(load(workspace, "release"))
+    assert "### checklist [rule, instruction]\nrequires: ghost (missing), real\n" in out
+    assert body_ids(out) == ["real", "checklist"]
+    checked = ok(run(["check"], workspace))
+    assert "depends_on: prerequisite 'ghost' does not exist (loads without it) (warning)" \
+        in checked
+
+
+def test_invisible_prerequisites_are_not_pulled_in(workspace: Path) -> None:
+    write(workspace, mem("checklist", tags=["release"], depends_on=["archived-base", "secret"]),
+          mem("archived-base", lifecycle="archived"), mem("secret", roles=["maintainer"]))
+    assert printed_ids(ok(load(workspace, "release"))) == ["checklist"]
+    assert printed_ids(ok(load(workspace, "--role", "maintainer", "release"))) == [
+        "secret", "checklist"]
+
+
+def test_cycles_still_load_ordered_by_rank(workspace: Path) -> None:
+    write(workspace, mem("cycle-a", tags=["deploy"], depends_on=["cycle-b"], confidence="high"),
+          mem("cycle-b", tags=["deploy"], depends_on=["cycle-a"]))
+    out = ok(load(workspace, "deploy"))
+    assert sorted(body_ids(out)) == ["cycle-a", "cycle-b"]
+    assert out.splitlines()[0] == "engram: loaded 2 memory files / 2 total related memories"
+    checked = run(["check"], workspace)
+    assert checked.exit_code == 1
+    assert ".engram/m00.md:1: depends_on: dependency cycle with cycle-b" in checked.stdout
+    assert "cycles:\n  cycle-a <-> cycle-b" in ok(run(["graph"], workspace))
+
+
+def test_prerequisites_of_bodies_are_bodies_too(workspace: Path) -> None:
+    write(workspace, *(mem(f"deploy-{n}", tags=["deploy"], summary=f"Deploy {n}.")
+                       for n in range(5)),
+          mem("deploy-top", tags=["deploy", "canary"], depends_on=["base"], confidence="high"),
+          mem("base", summary="The base."))
+    out = ok(load(workspace, "deploy canary"))
+    assert body_ids(out)[:2] == ["base", "deploy-top"]
+    assert len(body_ids(out)) == 4
+
+
+def test_all_has_no_limit_and_every_member_is_a_body(workspace: Path) -> None:
+    write(workspace, *(mem(f"deploy-{n:02d}", tags=["deploy"]) for n in range(12)))
+    out = ok(load(workspace, "--all", "deploy"))
+    assert out.splitlines()[0] == "engram: loaded 12 memory files / 12 total related memories"
+    assert len(body_ids(out)) == 12 and "fetch:" not in out

@@ -1,0 +1,95 @@
+"""The warm read path imports no heavy library: checked with `python -X importtime` on a real
+process, so a stray top-level import anywhere on the path fails here (not a timing test)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+# networkx builds graphs at index time only; numpy arrives with rank_bm25; yaml and pathspec
+# are needed only when a file changed or an ignore file exists.
+FORBIDDEN = ("networkx", "numpy", "yaml", "pathspec", "rank_bm25")
+
+MEMORIES = {
+    "rules/release.md": ("---\nid: release-checklist\ntype: rule\ntags: [release]\n"
+                         "directive: Tag the release only after the changelog is merged.\n"
+                         "depends_on: [changelog]\napplies_to: ['src/**/*.py']\n---\n"
+                         "Run the release checklist before tagging.\n"),
+    "knowledge/changelog.md": ("---\nid: changelog\ntype: knowledge\ntags: [release, docs]\n"
+                               "summary: The changelog lists every user-visible change.\n---\n"
+                               "Keep entries short.\n"),
+    "skills/deploy.md": ("---\nid: deploy-steps\ntype: skill\ntriggers: ['deploy the release']\n"
+                         "summary: How to deploy.\n---\n1. Build.\n2. Deploy the release.\n"),
+}
+
+
+def imported_modules(stderr: str) -> set[str]:
+    """Top-level package names from `-X importtime` lines (`import time: self | cum | name`)."""
+    names: set[str] = set()
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            name = line.rsplit("|", 1)[1].strip()
+            if name and name != "imported package":  # the header line
+                names.add(name.split(".")[0])
+    return names
+
+
+@pytest.fixture
+def warm(tmp_path: Path, isolated_home: Path) -> tuple[Path, dict[str, str]]:
+    project = tmp_path / "project"
+    for rel, text in MEMORIES.items():
+        path = project / ".engram" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (isolated_home / "personal.md").write_text(
+        "---\nid: personal-release\ntype: rule\ntags: [release]\n---\nMy release habit.\n",
+        encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "ENGRAM_HOME": str(isolated_home)}
+    env.pop("PYTHONPROFILEIMPORTTIME", None)
+    # Build both indexes first: the guard is about the warm path, not about indexing.
+    engram(["load", "release"], project, env)
+    return project, env
+
+
+def engram(args: list[str], cwd: Path, env: dict[str, str], stdin: str = "",
+           importtime: bool = False) -> subprocess.CompletedProcess[str]:
+    flags = ["-X", "importtime"] if importtime else []
+    return subprocess.run([sys.executable, *flags, "-m", "engram", *args], input=stdin, cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=120, check=True)
+
+
+@pytest.mark.parametrize("args", [
+    ["load", "cut the release"],
+    ["load", "--path", "src/app/main.py", "release"],
+    ["load", "--dry-run", "deploy the release"],
+], ids=["query", "path", "dry-run"])
+def test_warm_load_imports_no_heavy_library(warm: tuple[Path, dict[str, str]],
+                                            args: list[str]) -> None:
+    project, env = warm
+    proc = engram(args, project, env, importtime=True)
+    assert "release-checklist" in proc.stdout  # the path really routed something
+    assert imported_modules(proc.stderr) & set(FORBIDDEN) == set()
+
+
+def test_warm_hook_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -> None:
+    project, env = warm
+    payload = {"session_id": "s-imports", "transcript_path": str(project / "t.jsonl"),
+               "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+               "prompt": "cut the release today", "source": "user",
+               "permission_mode": "default"}
+    proc = engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)
+    assert "release-checklist" in proc.stdout
+    assert imported_modules(proc.stderr) & {*FORBIDDEN, "click"} == set()
+
+
+def test_parser_of_importtime_lines() -> None:
+    sample = ("import time: self [us] | cumulative | imported package\n"
+              "import time:       120 |        120 |   yaml.error\n"
+              "import time:        80 |       9000 | engram.pipeline\n")
+    assert imported_modules(sample) == {"yaml", "engram"}
