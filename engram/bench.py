@@ -12,7 +12,7 @@ import statistics
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +101,6 @@ class BenchReport:
     baseline: BenchResult | None = None
     cases_path: str = ""
     memories_path: str = ""
-    notes: tuple[str, ...] = field(default=())
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -340,9 +339,9 @@ def format_text(report: BenchReport, verbose: bool = False) -> str:
              f"({head.memory_count})  limit: {head.limit}"]
     rows = [["category", "scorer", "n", "recall", "any", "forbid", "empty", "order", "tokens"]]
     for n, fig in enumerate(head.figures):
-        for result in results:
-            other = result.figures[n]
-            rows.append([fig.category, result.scorer, str(other.cases), _cell(other.recall),
+        for scored in results:
+            other = scored.figures[n]
+            rows.append([fig.category, scored.scorer, str(other.cases), _cell(other.recall),
                          _cell(other.any), _cell(other.forbid_rate), _cell(other.empty_rate),
                          _cell(other.order), f"{other.median_tokens:.0f}"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

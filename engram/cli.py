@@ -265,3 +265,22 @@ def hooks_log(session: str | None, limit: int) -> None:
 
     entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit)
     click.echo(hooklog.format_entries(entries), nl=False)
+
+
+@cli.command(epilog="Example: engram bench ../shared/bench/dev/cases.json --baseline")
+@click.argument("cases", type=click.Path(exists=True, dir_okay=False))
+@click.option("--memories", metavar="DIR", default=None,
+              help="Folder of *.md memories (default: memories/ beside CASES).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Pack size (default 8).")
+@click.option("--baseline", is_flag=True, help="Also score plain BM25 top-k over the same fields.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document instead of text.")
+@click.option("--verbose", is_flag=True, help="The dry-run of every failing case.")
+@_fails_cleanly
+def bench(cases: str, memories: str | None, limit: int | None, baseline: bool, as_json: bool,
+          verbose: bool) -> None:
+    """Routing quality on a cases file: recall, any-of, forbid, empty, order, tokens."""
+    from engram import bench as bench_mod
+
+    report = bench_mod.run(cases, memories, limit=limit, baseline=baseline, verbose=verbose)
+    click.echo(bench_mod.to_json(report) if as_json else bench_mod.format_text(report, verbose),
+               nl=False)

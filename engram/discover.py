@@ -149,7 +149,8 @@ def _brace_group(text: str) -> tuple[int, int, list[str]] | None:
                 if depth == 0:
                     if len(commas) > 1:
                         bounds = [*commas, pos]
-                        return start, pos, [text[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+                        return start, pos, [text[a + 1:b]
+                                            for a, b in zip(bounds, bounds[1:], strict=False)]
                     break
             elif text[pos] == "," and depth == 1:
                 commas.append(pos)

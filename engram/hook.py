@@ -62,6 +62,7 @@ class _Outcome:
     text: str = ""  # what to inject; "" = the host's no-op
     entry: dict[str, Any] = dataclasses.field(default_factory=dict)  # extra log fields
     log: bool = True
+    stderr: tuple[str, ...] = ()  # e.g. withheld memories: the user must see what was held back
 
 
 def run_hook(host_name: str, stdin: str | bytes,
@@ -93,7 +94,7 @@ def run_hook(host_name: str, stdin: str | bytes,
         noop = host.noop(event.name)
         # Logged after rendering, so the size is what the host was given (0 for a no-op).
         log(0 if stdout in ("", noop) else len(outcome.text))
-        return HookResult(stdout or noop)
+        return HookResult(stdout or noop, outcome.stderr)
     except Exception as exc:
         if strict:
             raise
@@ -225,7 +226,7 @@ def _session_start(run: _Run) -> _Outcome:
 
         rendered = fit(run.host, pack, head=head)
         _record(state, pack, rendered)
-    return _from_rendered(rendered)
+    return dataclasses.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
 
 
 def _prompt(run: _Run) -> _Outcome:
@@ -339,8 +340,9 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
         # every tool call, stays silent instead of repeating the same line.
         if already and run.config.hooks_proof and run.event.kind != FILE:
             return _Outcome(text="engram: already loaded: " + ", ".join(already),
-                            entry={"already": tuple(already)})
-        return _Outcome(entry={"already": tuple(already), "note": "nothing new"})
+                            entry={"already": tuple(already)}, stderr=withheld_lines(pack))
+        return _Outcome(entry={"already": tuple(already), "note": "nothing new"},
+                        stderr=withheld_lines(pack))
 
     head = None
     if run.config.hooks_proof:
@@ -350,7 +352,13 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
     rendered = fit(run.host, pack, omit_ids=omit, head=head)
     _record(state, pack, rendered)
     outcome = _from_rendered(rendered)
-    return dataclasses.replace(outcome, entry={**outcome.entry, "already": tuple(already)})
+    return dataclasses.replace(outcome, entry={**outcome.entry, "already": tuple(already)},
+                               stderr=withheld_lines(pack))
+
+
+def withheld_lines(pack: Pack) -> tuple[str, ...]:
+    """`engram: withheld <id>: <kind> (line N)` for each memory the safety scan held back."""
+    return tuple(f"engram: withheld {mid}: {f.kind} (line {f.line})" for mid, f in pack.withheld)
 
 
 def _keys(pack: Pack) -> dict[str, str]:

@@ -22,6 +22,7 @@ from engram.model import (
     Memory,
     Problem,
 )
+from engram.safety import KINDS as SAFETY_KINDS
 
 # A memory is a note for an agent; anything larger is a document and would swamp a context pack.
 MAX_FILE_BYTES = 256 * 1024
@@ -411,6 +412,12 @@ class _Validator:
                            f"got {_describe(kind)}")
             elif kind.strip().lower() not in kinds:
                 kinds.append(kind.strip().lower())
+                if kinds[-1] not in SAFETY_KINDS:
+                    # A typo would silently leave the memory withheld: say so, but keep it.
+                    hint = _suggest(kinds[-1], SAFETY_KINDS)
+                    self.report.warning(self.fields.line("safety"), "safety",
+                                        f"allow: unknown kind {kinds[-1]!r}{hint}; kinds are "
+                                        + ", ".join(SAFETY_KINDS))
         return tuple(kinds)
 
 

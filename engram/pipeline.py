@@ -260,7 +260,8 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             item.stale = lock.is_stale(memory)
     if gate and anchors and not path_only:
         seen = {t: idfs[t] for t in anchors if doc_freq[t] > 0}
-        info = route.information(anchors, seen, rank.idf(doc_count, 0))
+        once = [t for t in anchors if doc_freq[t] == 1]
+        info = route.information(anchors, seen, once, rank.idf(doc_count, 0))
         if info is not None:
             _exclude_uncovered(scored, info)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)

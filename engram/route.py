@@ -75,26 +75,34 @@ def is_negated(ev: Evidence) -> bool:
     return (inside >= 2 and inside > len(outside)) or not outside
 
 
-def information(anchors: Sequence[str], idfs: Mapping[str, float],
+def information(anchors: Sequence[str], idfs: Mapping[str, float], once: Iterable[str],
                 unseen_idf: float) -> dict[str, float] | None:
     """Each anchor's component of the query's tf-idf vector, squared, when the query names
     something no memory contains; None when coverage does not apply.
 
-    `idfs` holds the anchors some memory contains. One that no memory contains names a topic
-    the memories lack, so its component is `unseen_idf` (the largest IDF the corpus can give)
-    times the share of the query's anchors the corpus does know: when it knows most of the
-    query's words, the one it has never seen stands out (a library nobody wrote about); when
-    it knows few (a small workspace, a chatty prompt), unknown words are the norm and say
-    little, so a query is judged on coverage only when the corpus knows most of its anchors.
-    Short queries are trigger phrases ("push this live"): one real match is enough for them,
-    as in the gate, so they are never judged on coverage.
+    `idfs` holds the anchors some memory contains, `once` those exactly one memory contains.
+    An anchor no memory contains names a topic the memories lack: its component is the largest
+    IDF the corpus can give, times two estimates of how surprising its absence is.
+    - The share of the query's anchors the corpus knows: when it knows most of them, the one
+      it has never seen stands out (a library nobody wrote about); when it knows few (a small
+      workspace, a chatty prompt), unknown words are the norm. Below half, coverage is not
+      judged at all.
+    - One minus the Good-Turing estimate of unseen mass over the query's known anchors (the
+      share of them that only one memory contains): where the words a query shares with the
+      memories are mostly one-offs, the memories' vocabulary is too thin for absence to mean
+      much.
+    Short queries are trigger phrases ("push this live"): one real match is enough for them, as
+    in the gate, so they are never judged on coverage.
     """
     unseen = [a for a in anchors if a not in idfs]
     known = 1.0 - len(unseen) / len(anchors) if anchors else 0.0
     if len(anchors) < GATE_MIN_ANCHORS or not unseen or known <= COVERAGE_MIN:
         return None
-    out = {a: idfs[a] ** 2 for a in anchors if a in idfs}
-    out.update((a, (unseen_idf * known) ** 2) for a in unseen)
+    seen = [a for a in anchors if a in idfs]
+    singles = set(once).intersection(seen)
+    stable = 1.0 - len(singles) / len(seen)
+    out = {a: idfs[a] ** 2 for a in seen}
+    out.update((a, (unseen_idf * known * stable) ** 2) for a in unseen)
     return out
 
 

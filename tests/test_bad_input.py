@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write_memory
+from tests.reliability_log import record
 
 PROBLEM_LINE = re.compile(r"^(?P<path>\S+?):(?P<line>\d+): (?P<field>[\w.-]+): (?P<msg>.+)$")
 HEADER = re.compile(r"^### (\S+) \[", re.MULTILINE)
@@ -168,6 +169,8 @@ def test_check_lists_every_problem(bad: Bad) -> None:
     # The broken files, plus both members of the cycle; nothing valid is an error.
     assert error_files == set(errors) | {"rules/cycle-one.md", "rules/cycle-two.md"}
     assert summary.startswith(f"engram check: {len(error_lines)} errors, ")
+    record("bad input: one mixed workspace", broken_files=len(errors), valid=len(bad.routed),
+           problems_listed=len(lines), crashes=0)
 
 
 def test_dry_run_reports_withheld_and_override(bad: Bad) -> None:

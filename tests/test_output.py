@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from cli_helpers import (
     put,
     run,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 EMPTY = "engram: loaded 0 memory files / 0 total related memories\n"
 
@@ -280,3 +283,39 @@ def test_copied_workspace_gives_the_same_output(tmp_path: Path) -> None:
     out = ok(load(first, "release"))
     shutil.copytree(first, tmp_path / "copy")  # index copied too: must still be correct
     assert ok(load(tmp_path / "copy", "release")) == out
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: a body demoted by the budget and then dropped is not "
+                                       "named in the fetch line (output.md: the fetch line names "
+                                       "every demoted id)")
+def test_fetch_line_names_every_demoted_id_even_when_its_card_is_dropped(
+        workspace: Path) -> None:
+    big_notes(workspace, 12)
+    out = ok(load(workspace, "--budget-tokens", "40", "deploy"))
+    assert body_ids(out) == []
+    for demoted in ("deploy-00", "deploy-01", "deploy-02"):
+        assert demoted in fetch_ids(out)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=1, max_value=3000))
+def test_property_budget_is_never_exceeded(workspace: Path, budget: int) -> None:
+    if not (workspace / ".engram" / "m00.md").exists():
+        big_notes(workspace, 12)
+    out = ok(load(workspace, "--budget-tokens", str(budget), "deploy"))
+    lines = out.splitlines()
+    assert lines[0].endswith(" / 12 total related memories")
+    assert math.ceil(len(out) / 4) <= budget or out == lines[0] + "\n"
+    assert fetch_ids(out) == card_ids(out)
+
+
+@settings(max_examples=15, deadline=None)
+@given(order=st.permutations(sorted(FILES)))
+def test_property_output_independent_of_file_creation_order(order: list[str]) -> None:
+    query = "cut a release with database migrations"
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        make(Path(a), sorted(FILES))
+        make(Path(b), order)
+        for flags in ([], ["--dry-run"]):
+            assert ok(load(Path(a), *flags, query)) == ok(load(Path(b), *flags, query))

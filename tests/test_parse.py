@@ -680,3 +680,11 @@ def test_parse_never_raises_on_frontmatter_text(pairs: list[tuple[str, str]], fr
     _check_result(*parse_bytes(raw))
     _check_result(*parse_bytes(b"---\nid: x\ntype: rule\n" + raw[4:]))
     negation_clauses(front + body)
+
+
+def test_unknown_safety_kind_warns_but_keeps_the_memory() -> None:
+    raw = b"---\nid: x\ntype: rule\nsafety:\n  allow: [secrets]\n---\nBody.\n"
+    memory, problems = parse_memory(raw, display_path="x.md", scope="workspace", rel_path="x.md")
+    assert memory is not None and memory.safety_allow == ("secrets",)
+    assert [(p.line, p.field, p.severity) for p in problems] == [(4, "safety", "warning")]
+    assert "did you mean secret?" in problems[0].message

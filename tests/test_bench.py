@@ -1,0 +1,150 @@
+"""`engram bench` on a small fixture set whose answers are known: figures per category and
+overall, failing cases with their reasons, the BM25 baseline, and the command's outputs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_helpers import ok, run
+
+from engram import bench
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bench"
+CASES = FIXTURE / "cases.json"
+
+
+@pytest.fixture(scope="module")
+def report() -> bench.BenchReport:
+    return bench.run(CASES, baseline=True)
+
+
+def by_category(result: bench.BenchResult) -> dict[str, bench.Figures]:
+    return {f.category: f for f in result.figures}
+
+
+def test_every_routing_behaviour_scores_as_designed(report: bench.BenchReport) -> None:
+    figures = by_category(report.engram)
+    assert report.engram.memory_count == 12
+    assert report.engram.limit == 8
+    assert figures["path-trigger"].recall == 1.0
+    assert figures["exact-id"].recall == 1.0
+    assert figures["trigger-phrase"].recall == 1.0
+    assert figures["dependency-chain"].order == 1.0
+    assert figures["negation"].forbid_rate == 0.0
+    assert figures["negation"].recall == 1.0
+    assert figures["duplicate"].any == 1.0
+    assert figures["zero-match"].empty_rate == 1.0
+    assert figures["zero-match"].median_tokens == 15  # the count line alone
+
+
+def test_overall_figures_average_the_cases_that_judge_each(report: bench.BenchReport) -> None:
+    overall = report.engram.overall
+    assert overall.category == bench.OVERALL
+    assert overall.cases == 9
+    # Seven cases carry `expect`; the deliberate miss scores 0, the rest 1.
+    assert overall.recall == pytest.approx(6 / 7)
+    assert overall.any == 1.0
+    assert overall.forbid_rate == 0.0
+    assert overall.empty_rate == 1.0
+    assert overall.order == 1.0
+
+
+def test_a_failing_case_says_why_each_expected_id_is_missing(report: bench.BenchReport) -> None:
+    failing = report.engram.failing()
+    assert [r.case.id for r in failing] == ["fx-miss-001"]
+    assert failing[0].misses == (("code-review", "not a candidate (no anchor or path in common)"),)
+
+
+def test_pack_order_puts_the_prerequisite_first(report: bench.BenchReport) -> None:
+    case = next(r for r in report.engram.cases if r.case.id == "fx-dep-001")
+    assert case.pack.index("release-checklist") < case.pack.index("deploy-production")
+
+
+def test_the_baseline_is_plain_bm25_and_falls_into_every_trap(report: bench.BenchReport) -> None:
+    assert report.baseline is not None
+    figures = by_category(report.baseline)
+    assert report.baseline.scorer == bench.BM25
+    assert figures["negation"].forbid_rate == 1.0  # the clause is a lexical trap
+    assert figures["zero-match"].empty_rate == 0.0  # BM25 always finds some overlap
+    assert figures["duplicate"].any == 0.0  # both copies, over max_from_group
+    assert figures["dependency-chain"].order == 0.0  # rank order, prerequisite after
+    assert figures["exact-id"].recall == 1.0
+
+
+def test_cli_prints_the_table_and_the_failures(tmp_path: Path) -> None:
+    text = ok(run(["bench", str(CASES), "--baseline"], tmp_path))
+    lines = text.splitlines()
+    assert lines[1].split() == ["category", "scorer", "n", "recall", "any", "forbid", "empty",
+                                "order", "tokens"]
+    assert any(line.split()[:4] == ["overall", "engram", "9", "0.86"] for line in lines)
+    assert any(line.split()[:2] == ["overall", "bm25"] for line in lines)
+    assert "failing: 1 of 9" in text
+    assert "missing code-review: not a candidate" in text
+
+
+def test_cli_json_and_verbose(tmp_path: Path) -> None:
+    doc = json.loads(ok(run(["bench", str(CASES), "--json"], tmp_path)))
+    assert doc["engram"]["figures"][-1]["category"] == "overall"
+    assert "baseline" not in doc
+    cases = {c["id"]: c for c in doc["engram"]["cases"]}
+    assert cases["fx-zero-001"]["pack"] == [] and cases["fx-zero-001"]["passed"]
+    verbose = ok(run(["bench", str(CASES), "--verbose"], tmp_path))
+    assert "    query: page the on-call engineer" in verbose  # the dry-run of the failure
+
+
+def test_limit_and_an_explicit_memories_folder(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURE / "memories", tmp_path / "mems")
+    (tmp_path / "cases.json").write_text(CASES.read_text(encoding="utf-8"), encoding="utf-8")
+    result = bench.run(tmp_path / "cases.json", tmp_path / "mems", limit=1).engram
+    dep = next(r for r in result.cases if r.case.id == "fx-dep-001")
+    assert result.limit == 1
+    assert len(dep.pack) <= 1 and dep.order_ok is False  # no room for the pair
+
+
+def test_a_missing_memories_folder_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "cases.json").write_text('{"cases": []}', encoding="utf-8")
+    result = run(["bench", str(tmp_path / "cases.json")], tmp_path)
+    assert result.exit_code == 1
+    assert "memories: not a folder of memories" in result.stderr
+
+
+def test_a_malformed_case_names_its_position(tmp_path: Path) -> None:
+    (tmp_path / "cases.json").write_text('{"cases": [{"query": "x", "expect": "a"}]}',
+                                         encoding="utf-8")
+    with pytest.raises(bench.BenchError, match=r"case 1: expect: expected a list of strings"):
+        bench.read_cases(tmp_path / "cases.json")
+
+
+# -- judging, case by case ------------------------------------------------------------------------
+def case(**fields: object) -> bench.Case:
+    base: dict[str, object] = {"id": "c", "category": "x", "query": "q"}
+    return bench.Case(**(base | fields))  # type: ignore[arg-type]
+
+
+def test_any_of_needs_one_and_at_most_max_from_group() -> None:
+    group = case(expect_any=("a", "b"), max_from_group=1)
+    assert bench.judge(group, ["a", "z"], 1).any_ok is True
+    assert bench.judge(group, ["a", "b"], 1).any_ok is False
+    assert bench.judge(group, ["z"], 1).any_ok is False
+    assert bench.judge(case(expect_any=("a", "b")), ["a", "b"], 1).any_ok is True
+
+
+def test_order_accepts_alternatives_but_not_a_late_or_missing_prerequisite() -> None:
+    chain = case(expect=("dep", "pre"), depends_on=("pre",))
+    assert bench.judge(chain, ["pre", "dep"], 1).order_ok is True
+    assert bench.judge(chain, ["dep", "pre"], 1).order_ok is False
+    assert bench.judge(chain, ["dep"], 1).order_ok is False
+    either = case(expect=("dep",), expect_any=("p1", "p2"), depends_on=("p1", "p2"))
+    assert bench.judge(either, ["p2", "dep"], 1).order_ok is True
+    assert bench.judge(either, ["dep", "p2"], 1).order_ok is False
+
+
+def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
+    zero = case(category="zero-match")
+    assert bench.judge(zero, [], 15).empty_ok is True
+    assert bench.judge(zero, ["a"], 15).passed is False
+    assert bench.judge(case(expect=("a", "b")), ["b"], 1).recall == 0.5
+    assert bench.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)

@@ -1,0 +1,230 @@
+"""Routing behaviours end to end on real files: an author's own exclusion clauses, near-duplicate
+groups, queries about topics no memory holds, brace globs, and the BM25 the ranking rests on."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_helpers import dry, load, mem, ok, printed_ids, put, run
+
+from engram import pipeline
+from engram.discover import expand_braces
+from engram.index import FIELDS, field_texts
+from engram.parse import negation_clauses, parse_memory
+from engram.rank import reference_bm25
+
+FIXTURE_MEMORIES = Path(__file__).parent / "fixtures" / "bench" / "memories"
+EMPTY = "engram: loaded 0 memory files / 0 total related memories\n"
+WEIGHTS = {"id": 3, "tags": 3, "directive": 3, "triggers": 2, "summary": 2, "body": 1}
+
+
+def pack_ids(project: Path, query: str, *args: str) -> list[str]:
+    return printed_ids(ok(load(project, query, *args)))
+
+
+def fixture_project(tmp_path: Path) -> Path:
+    """The bench fixture's twelve memories in a project of their own."""
+    shutil.copytree(FIXTURE_MEMORIES, tmp_path / ".engram")
+    return tmp_path
+
+
+# -- negation ----------------------------------------------------------------------------------
+PDF_BODY = "Render the analytics tables with the report template and write the PDF to out/."
+
+
+@pytest.mark.parametrize("summary", [
+    "Branded PDF reports. Do not use for spreadsheets or CSV exports.",
+    "Branded PDF reports. DO NOT USE FOR: spreadsheets, CSV exports.",
+    "Branded PDF reports of the analytics tables - not for spreadsheets or CSV exports.",
+    "Branded PDF reports. Avoid using this skill for spreadsheets or CSV exports.",
+    "Branded PDF reports. Should not be used for spreadsheets or CSV exports.",
+])
+def test_own_exclusion_clause_never_pulls_the_memory_in(workspace: Path, summary: str) -> None:
+    put(workspace / ".engram", "pdf.md",
+        mem("pdf-reports", "skill", body=PDF_BODY, tags=["pdf", "reports"], summary=summary))
+    put(workspace / ".engram", "csv.md", mem("csv-exports", "skill", tags=["csv", "export"],
+                                             summary="Export query results as CSV files."))
+    assert pack_ids(workspace, "spreadsheets or CSV exports") == ["csv-exports"]
+    _, rows = dry(workspace, "spreadsheets or CSV exports")
+    assert rows["pdf-reports"]["status"] == "excluded: negated"
+    # The memory still loads for what it is for.
+    assert pack_ids(workspace, "render the monthly PDF report") == ["pdf-reports"]
+
+
+def test_exclusion_clause_terms_are_negative_evidence_only(tmp_path: Path) -> None:
+    raw = mem("pdf-reports", "skill", body=PDF_BODY,
+              summary="Branded PDF reports. Do not use for spreadsheets.").encode()
+    memory, problems = parse_memory(raw, display_path="pdf.md", scope="workspace",
+                                    rel_path="pdf.md")
+    assert memory is not None and not problems
+    texts = field_texts(memory)
+    assert "spreadsheet" in texts["negative"]
+    assert all("spreadsheet" not in texts[f] for f in FIELDS if f != "negative")
+
+
+def test_a_rule_about_x_is_not_an_exclusion_of_x(workspace: Path) -> None:
+    # "do not use mocks for X" says something about X; it is positive evidence for X.
+    assert negation_clauses("Do not use mocks for database tests.") == []
+    put(workspace / ".engram", "t.md", mem("db-tests", body="Do not use mocks for database tests."))
+    assert pack_ids(workspace, "database tests") == ["db-tests"]
+
+
+def test_a_query_sharing_one_word_with_the_clause_still_loads(workspace: Path) -> None:
+    put(workspace / ".engram", "a.md", mem(
+        "web-artifacts", "skill", tags=["artifacts", "react"],
+        summary="Multi-component React artifacts with state. Not for simple static HTML pages.",
+        body="Scaffold the artifact, develop it in React, bundle it into one HTML file."))
+    assert pack_ids(workspace, "build a react artifact with state management") == [
+        "web-artifacts"]
+    assert pack_ids(workspace, "a simple static HTML page") == []
+
+
+# -- near-duplicates ---------------------------------------------------------------------------
+LOG_BODY = ("Log one event per line as JSON with a message, a level and the request id. Never log "
+            "secrets, tokens or personal data, and keep messages short and stable.")
+
+
+def test_a_pack_holds_one_of_a_near_duplicate_group(workspace: Path) -> None:
+    root = workspace / ".engram"
+    put(root, "a.md", mem("logging-style", tags=["logging"], body=LOG_BODY))
+    put(root, "b.md", mem("logging-handbook", tags=["logging", "handbook"],
+                          body=LOG_BODY.replace("short and stable", "short and stable too")))
+    put(root, "c.md", mem("logging-levels", tags=["logging"],
+                          body="Use warning for recoverable trouble, error when a request fails."))
+    loaded = pack_ids(workspace, "logging secrets and personal data", "--all")
+    assert len({"logging-style", "logging-handbook"} & set(loaded)) == 1
+    _, rows = dry(workspace, "logging secrets and personal data")
+    statuses = {rows[m]["status"] for m in ("logging-style", "logging-handbook")}
+    assert "excluded: duplicate" in statuses
+    check = run(["check", "--no-global"], workspace).stdout
+    assert "near-duplicate of logging-style" in check
+    assert "logging-levels" not in check
+    graph = ok(run(["graph", "--no-global"], workspace))
+    assert "logging-handbook, logging-style" in graph
+
+
+def test_the_kept_duplicate_is_the_best_ranked_one(workspace: Path) -> None:
+    root = workspace / ".engram"
+    put(root, "a.md", mem("logging-style", body=LOG_BODY))
+    put(root, "b.md", mem("request-logging", tags=["request", "logging"], body=LOG_BODY))
+    assert pack_ids(workspace, "request logging") == ["request-logging"]
+
+
+# -- topics no memory holds --------------------------------------------------------------------
+AIRFLOW = ("Best practices for building robust, maintainable data pipelines with Apache Airflow "
+           "DAGs in Python")
+
+
+def test_a_query_about_an_unknown_library_routes_nothing(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path)
+    assert ok(load(project, AIRFLOW)) == EMPTY
+    _, rows = dry(project, AIRFLOW)
+    covered = [r for r in rows.values() if r["status"] == "excluded: coverage"]
+    assert covered and all("under 0.5" in r["multipliers"] for r in covered)
+
+
+def test_the_same_words_route_when_the_topic_is_known(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path)
+    assert pack_ids(project, "build a robust data pipeline for the nightly events")[0] == \
+        "data-pipelines"
+
+
+@pytest.mark.parametrize(("query", "paths", "expected"), [
+    ("edit this file", ["migrations/0042_add_index.sql"], "db-migrations"),
+    ("add a small feature to this file", ["src/api/users.py"], "api-errors"),
+    ("csv-exports", [], "csv-exports"),
+    ("ship it to prod", [], "deploy-production"),
+])
+def test_paths_ids_and_trigger_phrases_are_never_judged_on_coverage(
+        tmp_path: Path, query: str, paths: list[str], expected: str) -> None:
+    project = fixture_project(tmp_path)
+    args = [a for p in paths for a in ("--path", p)]
+    assert expected in pack_ids(project, query, *args)
+
+
+def test_a_path_match_survives_a_query_about_an_unknown_library(tmp_path: Path) -> None:
+    project = fixture_project(tmp_path)
+    assert pack_ids(project, AIRFLOW, "--path", "dags/etl.py") == ["python-style"]
+
+
+def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
+    # Most of a chatty prompt is unknown to three memories: unknown words say little here.
+    root = workspace / ".engram"
+    put(root, "a.md", mem("api-tests", tags=["api", "testing"],
+                          directive="Every API handler has a test in tests/api."))
+    put(root, "b.md", mem("db-migrations", tags=["database", "migrations"],
+                          summary="How schema migrations are written."))
+    put(root, "c.md", mem("release", tags=["release"], summary="Steps to cut a release."))
+    assert pack_ids(workspace, "fix the failing test in src/api/user.py") == ["api-tests"]
+    assert pack_ids(workspace, "add a database migration for the users table") == [
+        "db-migrations"]
+
+
+# -- path triggers with braces -----------------------------------------------------------------
+def test_brace_globs_match_each_alternative(workspace: Path) -> None:
+    put(workspace / ".engram", "r.md", mem("frontend", applies_to=["src/**/*.{ts,tsx}"]))
+    for path in ("src/app/page.tsx", "src/lib/util.ts"):
+        assert pack_ids(workspace, "edit this file", "--path", path) == ["frontend"]
+    assert pack_ids(workspace, "edit this file", "--path", "src/app/page.js") == []
+
+
+def test_expand_braces() -> None:
+    assert expand_braces("**/*.{ts,tsx}") == ["**/*.ts", "**/*.tsx"]
+    assert expand_braces("a{b,c{d,e}}f") == ["abf", "acdf", "acef"]
+    assert expand_braces("{,src/}x.md") == ["x.md", "src/x.md"]
+    assert expand_braces("lit{eral}") == ["lit{eral}"]  # no comma: a literal, as in bash
+
+
+# -- BM25 --------------------------------------------------------------------------------------
+CORPUS = [
+    mem("release-checklist", tags=["release"], summary="Steps to cut a release.",
+        body="Bump the version, tag the release and push the tag."),
+    mem("db-migrations", "knowledge", tags=["database", "migrations"],
+        summary="Migrations run before the deploy.", body="Never edit an applied migration."),
+    mem("deploy-service", "skill", directive="Deploy with the script.",
+        triggers=["ship the release"], body="Run the deploy script, then check the release."),
+    mem("changelog-style", summary="Changelog entries for each release.",
+        body="One imperative line per change."),
+]
+
+
+def weighted_document(text: str) -> list[str]:
+    memory, _ = parse_memory(text.encode(), display_path="m.md", scope="workspace",
+                             rel_path="m.md")
+    assert memory is not None
+    texts = field_texts(memory)
+    return [t for name, weight in WEIGHTS.items() for t in texts[name] * weight]
+
+
+def engram_bm25(project: Path, query: str) -> dict[str, float]:
+    hits = pipeline.search(pipeline.Request(query=query, cwd=str(project),
+                                            workspace=str(project), use_global=False))
+    return {h.memory.id: h.bm25 for h in hits}
+
+
+@pytest.mark.parametrize("size", [2, 4])
+@pytest.mark.parametrize("query", ["release", "deploy the release", "migrations changelog"])
+def test_pure_python_bm25_agrees_with_rank_bm25(workspace: Path, size: int, query: str) -> None:
+    texts = CORPUS[:size]
+    for n, text in enumerate(texts):
+        put(workspace / ".engram", f"m{n}.md", text)
+    ours = engram_bm25(workspace, query)
+    from engram.tokenize import anchors
+
+    reference = reference_bm25([weighted_document(t) for t in texts], anchors(query))
+    for text, expected in zip(texts, reference, strict=True):
+        mid = text.split("\n")[1].removeprefix("id: ")
+        assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_a_matched_anchor_always_adds_a_positive_amount(workspace: Path, size: int) -> None:
+    # "release" is in every memory of the 2-corpus and in 3 of 4: plain Okapi IDF is <= 0 there.
+    for n, text in enumerate(CORPUS[:size]):
+        put(workspace / ".engram", f"m{n}.md", text)
+    alone = engram_bm25(workspace, "release")
+    assert alone and all(score > 0 for score in alone.values())
+    both = engram_bm25(workspace, "release tag")
+    assert both["release-checklist"] > alone["release-checklist"]
