@@ -84,14 +84,22 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
     return Selection(tuple(members), tuple(cut), pulled)
 
 
-def body_ids(selection: Selection, expand_top: int, lookup: Lookup) -> set[str]:
-    """The expand_top best-ranked routed members, plus the pack's prerequisites of those."""
-    ranked = [m for m in selection.members if m.routed and m.prerequisite_of is None]
-    ranked.sort(key=lambda m: -m.score)  # stable: equal scores keep rank order
-    chosen = {m.memory.id for m in ranked[:expand_top]}
-    in_pack = {m.memory.id for m in selection.members}
+def rank_order(selection: Selection) -> dict[str, int]:
+    """1-based rank numbers: routed members in rank order, each followed by the prerequisites it
+    pulled in (the numbering dry-run shows, and the order budget demotion walks backwards)."""
+    order: list[str] = []
+    pending: dict[str, list[str]] = {}
     for member in selection.members:
-        if member.memory.id in chosen:
-            prereqs, _ = prerequisites(member.memory, lookup)
-            chosen.update(m.id for m, _ in prereqs if m.id in in_pack)
-    return chosen
+        if member.prerequisite_of is not None:
+            pending.setdefault(member.prerequisite_of, []).append(member.memory.id)
+        else:
+            order.append(member.memory.id)
+            order.extend(pending.pop(member.memory.id, []))
+    for rest in pending.values():
+        order.extend(rest)
+    return {mid: n for n, mid in enumerate(order, start=1)}
+
+
+def body_ids(selection: Selection, expand_top: int) -> set[str]:
+    """The expand_top best-ranked pack members, in rank numbering, print as bodies."""
+    return {mid for mid, n in rank_order(selection).items() if n <= expand_top}

@@ -284,7 +284,8 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         item.multipliers = factors
         base = item.bm25 + (bonus if item.evidence.path_match else 0.0)
         item.score = rank.apply_multipliers(base, factors)
-    scored.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.record.memory.id))
+    scored.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.record.memory.id,
+                                              s.evidence.path_match))
     _mark_duplicates(scored)
     return scored
 
@@ -411,9 +412,9 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     if disclosure == "full" or request.all:
         bodies = {m.memory.id for m in selection.members}
     else:
-        bodies = expand.body_ids(selection, expand_top, scopes.visible)
+        bodies = expand.body_ids(selection, expand_top)
     by_id = {(s.record.memory.scope, s.record.memory.id): s for s in scored}  # shadowing
-    ranks = _rank_positions(selection)
+    ranks = expand.rank_order(selection)
     items: list[PackItem] = []
     changed: list[Memory] = []
     withheld: list[tuple[str, Finding]] = []
@@ -467,21 +468,6 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         narrowing_tags=_narrowing_tags(related, request.query),
         withheld=tuple(withheld), procedural=procedural)
     return pack, []
-
-
-def _rank_positions(selection: expand.Selection) -> dict[str, int]:
-    """Rank order with prerequisites right after the first member that needs them."""
-    order: list[str] = []
-    pending: dict[str, list[str]] = {}
-    for member in selection.members:
-        if member.prerequisite_of is not None:
-            pending.setdefault(member.prerequisite_of, []).append(member.memory.id)
-        else:
-            order.append(member.memory.id)
-            order.extend(pending.pop(member.memory.id, []))
-    for rest in pending.values():
-        order.extend(rest)
-    return {mid: n for n, mid in enumerate(order, start=1)}
 
 
 def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
@@ -600,7 +586,7 @@ def session_pack(request: Request) -> Pack:
         chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
         routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
         selection = expand.select(routed, scopes.visible, None)
-        ranks = _rank_positions(selection)
+        ranks = expand.rank_order(selection)
         items: list[PackItem] = []
         excluded: list[tuple[str, str]] = []
         withheld: list[tuple[str, Finding]] = []

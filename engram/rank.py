@@ -55,12 +55,16 @@ def apply_multipliers(base: float, factors: Sequence[tuple[str, float]]) -> floa
     return score
 
 
-def order_key(score: float, scope_rank: int, memory_id: str) -> tuple[float, int, str]:
-    """Final score descending, then workspace before global, then id: the same on every machine.
+def order_key(score: float, scope_rank: int, memory_id: str,
+              path_match: bool = False) -> tuple[float, bool, int, str]:
+    """Final score descending, then a touched file's memories, then workspace before global,
+    then id: the same on every machine.
 
+    A path-only match scores exactly the path bonus (the top BM25 score), so it ties the best
+    text match; the tie goes to the path match, because a touched file's rules come first.
     Scores are rounded so float noise in the last bits never reorders ties.
     """
-    return (-round(score, 9), scope_rank, memory_id)
+    return (-round(score, 9), not path_match, scope_rank, memory_id)
 
 
 def reference_bm25(corpus: Sequence[Sequence[str]], query: Sequence[str]) -> list[float]:

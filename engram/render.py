@@ -68,7 +68,10 @@ def body_block(item: PackItem) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str) -> tuple[str, list[str]]:
+def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
+             also_fetch: Sequence[str] = ()) -> tuple[str, list[str]]:
+    """The pack text; `also_fetch` names demoted bodies the budget then dropped, so the fetch
+    line still offers every demoted memory."""
     out = [head + "\n"]
     cards: list[str] = []
     previous = "head"
@@ -90,9 +93,11 @@ def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str) -> tup
         for item in related:
             out.append(card_line(item) + "\n")
             cards.append(item.memory.id)
-    if cards:
-        out.append("fetch: engram load --id " + ",".join(cards) + "\n")
-    return "".join(out), cards
+    fetch = cards + [mid for mid in also_fetch if mid not in cards]
+    if fetch:
+        out.append("fetch: engram load --id " + ",".join(fetch) + "\n")
+    # A pack ending in a body would otherwise end in a blank line.
+    return "".join(out).rstrip("\n") + "\n", cards
 
 
 def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: int | None = None,
@@ -127,7 +132,8 @@ def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: i
 
     by_rank = sorted(members, key=lambda i: i.rank)
     while True:
-        text, cards = _compose(items, modes, make_head())
+        gone = [mid for mid in demoted if mid in dropped]
+        text, cards = _compose(items, modes, make_head(), gone)
         if cost(text) <= 0:
             break
         bodies = [i for i in by_rank if modes.get(i.memory.id) == "body"]

@@ -112,14 +112,18 @@ def test_cycles_still_load_ordered_by_rank(workspace: Path) -> None:
     assert "cycles:\n  cycle-a <-> cycle-b" in ok(run(["graph"], workspace))
 
 
-def test_prerequisites_of_bodies_are_bodies_too(workspace: Path) -> None:
+def test_expand_top_counts_prerequisites_in_rank_order(workspace: Path) -> None:
     write(workspace, *(mem(f"deploy-{n}", tags=["deploy"], summary=f"Deploy {n}.")
                        for n in range(5)),
           mem("deploy-top", tags=["deploy", "canary"], depends_on=["base"], confidence="high"),
           mem("base", summary="The base."))
     out = ok(load(workspace, "deploy canary"))
+    # rank numbers: 1 deploy-top, 2 base (its prerequisite), 3 the best other deploy memory
     assert body_ids(out)[:2] == ["base", "deploy-top"]
-    assert len(body_ids(out)) == 4
+    assert len(body_ids(out)) == 3
+    single = ok(load(workspace, "--expand-top", "1", "deploy canary"))
+    assert body_ids(single) == ["deploy-top"]
+    assert "- base [" in single and "requires: base" in single
 
 
 def test_all_has_no_limit_and_every_member_is_a_body(workspace: Path) -> None:

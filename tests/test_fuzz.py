@@ -273,7 +273,9 @@ def test_budget_never_exceeded(budget_workspace: Path, budget: int, query: str,
         assert block.rstrip("\n").split("\n- ")[0].split("\nrelated, not loaded:")[0] in text
     lines = text.splitlines()
     if rendered.cards:
-        assert lines[-1] == "fetch: engram load --id " + ",".join(rendered.cards)
+        # every card, then any demoted body the budget dropped entirely
+        gone = [mid for mid in rendered.demoted if mid in rendered.dropped]
+        assert lines[-1] == "fetch: engram load --id " + ",".join([*rendered.cards, *gone])
 
 
 # ---- hook payloads ----------------------------------------------------------------------------

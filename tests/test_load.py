@@ -155,7 +155,7 @@ def test_python_dash_m_engram_works_end_to_end(workspace: Path) -> None:
                           cwd=workspace, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ("engram: loaded 1 memory files / 1 total related memories\n"
-                           "### deploy-rule [rule, instruction]\nDeploy body.\n\n")
+                           "### deploy-rule [rule, instruction]\nDeploy body.\n")
     bad = subprocess.run([sys.executable, "-m", "engram", "load", "--limit", "0"],
                          cwd=workspace, capture_output=True, text=True, check=False)
     assert bad.returncode == 2

@@ -17,6 +17,7 @@ from cli_helpers import (
     load,
     mem,
     ok,
+    printed_ids,
     put,
     run,
 )
@@ -181,8 +182,8 @@ def test_budget_is_never_exceeded_and_count_and_fetch_lines_stay(workspace: Path
         return
     assert math.ceil(len(out) / 4) <= budget
     if out != full:
-        # every printed card is in the fetch line, and nothing is cut mid-text
-        assert fetch_ids(out) == card_ids(out)
+        # every printed card is in the fetch line, followed by demoted ids the budget dropped
+        assert_fetch_line_covers_cards(out)
         for line in out.splitlines()[1:]:
             assert line in full.splitlines() or line.startswith(("- ", "fetch: ", "### "))
 
@@ -285,9 +286,6 @@ def test_copied_workspace_gives_the_same_output(tmp_path: Path) -> None:
     assert ok(load(tmp_path / "copy", "release")) == out
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a body demoted by the budget and then dropped is not "
-                                       "named in the fetch line (output.md: the fetch line names "
-                                       "every demoted id)")
 def test_fetch_line_names_every_demoted_id_even_when_its_card_is_dropped(
         workspace: Path) -> None:
     big_notes(workspace, 12)
@@ -307,7 +305,7 @@ def test_property_budget_is_never_exceeded(workspace: Path, budget: int) -> None
     lines = out.splitlines()
     assert lines[0].endswith(" / 12 total related memories")
     assert math.ceil(len(out) / 4) <= budget or out == lines[0] + "\n"
-    assert fetch_ids(out) == card_ids(out)
+    assert_fetch_line_covers_cards(out)
 
 
 @settings(max_examples=15, deadline=None)
@@ -319,3 +317,10 @@ def test_property_output_independent_of_file_creation_order(order: list[str]) ->
         make(Path(b), order)
         for flags in ([], ["--dry-run"]):
             assert ok(load(Path(a), *flags, query)) == ok(load(Path(b), *flags, query))
+
+
+def assert_fetch_line_covers_cards(out: str) -> None:
+    """The fetch line starts with every printed card; what follows was demoted, then dropped."""
+    cards, fetched = card_ids(out), fetch_ids(out)
+    assert fetched[:len(cards)] == cards
+    assert not set(fetched[len(cards):]) & set(printed_ids(out))
