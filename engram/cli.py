@@ -89,7 +89,8 @@ def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bo
     request = _request(query=query, paths=paths, workspace=workspace, use_global=not no_global,
                        role=role, limit=limit, expand_top=expand_top,
                        disclosure="full" if full else disclosure, all=all_, ids=ids,
-                       budget_tokens=budget_tokens, record_fetch=not dry_run)
+                       budget_tokens=budget_tokens, record_fetch=not dry_run,
+                       explain=dry_run or as_json)
     pack, rendered = pipeline.load(request)
     for line in report.stderr_lines(pack):
         click.echo(line, err=True)

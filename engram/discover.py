@@ -5,11 +5,11 @@ pathspec is imported here only, and only when an ignore file or a glob actually 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engram.model import Problem
 
@@ -17,15 +17,18 @@ IGNORE_FILE = ".engramignore"
 NOT_MEMORIES = frozenset({"README.md"})
 
 
-@dataclass(frozen=True)
-class FileStat:
+class FileStat(NamedTuple):
     rel: str  # posix, relative to the scope root
     mtime_ns: int
     size: int
 
 
 def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
-    """Every `*.md` below root (sorted), skipping dot-folders, READMEs and escaping symlinks."""
+    """Every `*.md` below root (sorted), skipping dot-folders, READMEs and escaping symlinks.
+
+    This runs on every load over every file, so the common case (a plain Markdown file or
+    folder) takes the fewest calls; symlinks take the careful path.
+    """
     found: list[FileStat] = []
     problems: list[Problem] = []
     try:
@@ -42,33 +45,49 @@ def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
             continue
         for entry in entries:
             name = entry.name
-            if name.startswith("."):
+            if name[0] == ".":
                 continue
-            rel = prefix + name
             try:
-                is_link = entry.is_symlink()
-                if is_link:
-                    target = os.path.realpath(entry.path)
-                    if not (target == real_root or target.startswith(real_root + os.sep)):
-                        if name.endswith(".md") or os.path.isdir(entry.path):
-                            problems.append(Problem(rel, 1, "file",
-                                                    "symlink points outside the scope root; "
-                                                    "not followed", "warning"))
-                        continue
-                if entry.is_dir():
-                    real = os.path.realpath(entry.path)
-                    if real not in seen_dirs:  # a symlink loop inside the root
-                        seen_dirs.add(real)
-                        stack.append((entry.path, rel + "/"))
-                    continue
-                if not name.endswith(".md") or name in NOT_MEMORIES:
-                    continue
-                st = entry.stat()
+                if entry.is_symlink():
+                    _symlink(entry, prefix, real_root, seen_dirs, stack, found, problems)
+                elif name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    if name not in NOT_MEMORIES:
+                        st = entry.stat(follow_symlinks=False)
+                        found.append(FileStat(prefix + name, st.st_mtime_ns, st.st_size))
+                elif entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, prefix + name + "/"))
             except OSError:
                 continue
-            found.append(FileStat(rel, st.st_mtime_ns, st.st_size))
-    found.sort(key=lambda f: f.rel)
+    found.sort()
     return found, problems
+
+
+def _symlink(entry: os.DirEntry[str], prefix: str, real_root: str, seen_dirs: set[str],
+             stack: list[tuple[str, str]], found: list[FileStat],
+             problems: list[Problem]) -> None:
+    """Follow a symlink only when it resolves inside the root (and to a folder not seen yet)."""
+    name = entry.name
+    rel = prefix + name
+    target = os.path.realpath(entry.path)
+    if not (target == real_root or target.startswith(real_root + os.sep)):
+        if name.endswith(".md") or os.path.isdir(entry.path):
+            problems.append(Problem(rel, 1, "file", "symlink points outside the scope root; "
+                                    "not followed", "warning"))
+        return
+    if entry.is_dir():
+        if target not in seen_dirs:  # a symlink loop inside the root
+            seen_dirs.add(target)
+            stack.append((entry.path, rel + "/"))
+    elif name.endswith(".md") and name not in NOT_MEMORIES:
+        st = entry.stat()
+        found.append(FileStat(rel, st.st_mtime_ns, st.st_size))
+
+
+def listing_signature(stats: list[FileStat]) -> str:
+    """A digest of every (path, mtime, size): equal digests mean no file was added, removed or
+    touched, so a warm load can skip comparing file by file."""
+    text = "\n".join(f"{rel}\t{mtime}\t{size}" for rel, mtime, size in stats)
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
 
 
 def ignore_signature(root: Path) -> str:

@@ -14,14 +14,23 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import NamedTuple
 
+from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.dedupe import assign_groups, body_signature
-from engram.discover import FileStat, IgnoreRules, compile_globs, ignore_signature, walk
+from engram.discover import (
+    FileStat,
+    IgnoreRules,
+    compile_globs,
+    ignore_signature,
+    listing_signature,
+    walk,
+)
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
-from engram.tokenize import tokens
+from engram.tokenize import stem_cache, tokens
 
-SCHEMA_VERSION = "5"  # 4: brace globs expanded; 5: `head` column of routing fields
+SCHEMA_VERSION = "9"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -41,6 +50,43 @@ def pack_counts(counts: Sequence[int]) -> int:
 
 def unpack_counts(packed: int) -> tuple[int, ...]:
     return tuple((packed >> (i * _BITS)) & _CAP for i in range(len(FIELDS)))
+
+
+# Field lengths ride along in every posting, so BM25 needs no per-memory lookup: 8 bits for
+# each short field, 23 for the body (larger values saturate; a memory is at most 256 KiB).
+_LEN_BITS = (8, 8, 8, 8, 8, 23)
+
+
+def pack_lengths(lengths: Sequence[int]) -> int:
+    packed, shift = 0, 0
+    for n, bits in zip(lengths, _LEN_BITS, strict=False):
+        packed |= min(n, (1 << bits) - 1) << shift
+        shift += bits
+    return packed
+
+
+def unpack_lengths(packed: int) -> tuple[int, ...]:
+    out, shift = [], 0
+    for bits in _LEN_BITS:
+        out.append((packed >> shift) & ((1 << bits) - 1))
+        shift += bits
+    return (*out, 0)  # the negative field has no length: it never scores
+
+
+class Restriction(NamedTuple):
+    """The fields of a memory that can exclude it by lifecycle or role."""
+
+    lifecycle: str
+    superseded_by: str | None
+    valid_from: str | None
+    valid_until: str | None
+    roles: tuple[str, ...]
+
+
+def is_restricted(memory: Memory) -> bool:
+    """Whether lifecycle or roles can exclude it: routing loads such records for every query."""
+    return bool(memory.lifecycle in ("superseded", "archived") or memory.valid_from
+                or memory.valid_until or memory.roles)
 
 
 @dataclass(frozen=True)
@@ -155,6 +201,7 @@ class ScopeIndex:
         self.conn = conn
         self.db_path = db_path
         self.walk_problems: list[Problem] = []
+        self._new_stems: dict[str, str] = {}
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -189,7 +236,12 @@ class ScopeIndex:
     def _refresh(self, force: bool) -> bool:
         stats, self.walk_problems = walk(self.root)
         ignore_sig = ignore_signature(self.root)
+        listing = listing_signature(stats)
+        if not force and self.meta("listing") == listing and self.meta("ignore") == ignore_sig \
+                and self.meta("version") == SCHEMA_VERSION:
+            return False  # same files, sizes and mtimes as at the last refresh: nothing to do
         if not force and not self._diff(stats, ignore_sig):
+            self._remember_listing(listing)
             return False
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
@@ -205,7 +257,13 @@ class ScopeIndex:
                 conn.execute("COMMIT")
                 return False
             self._apply(changed, removed)
+            # Word -> stem pairs seen while indexing: a warm query looks its words up here
+            # instead of importing snowball.
+            conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
+                             sorted(self._new_stems.items()))
+            self._new_stems.clear()
             self._set_meta("ignore", ignore_sig)
+            self._set_meta("listing", listing)
             self._derive()
             conn.execute("COMMIT")
         except BaseException:
@@ -213,6 +271,16 @@ class ScopeIndex:
                 conn.execute("ROLLBACK")
             raise
         return True
+
+    def invalidate(self, rel: str) -> None:
+        """Make the next refresh re-parse this file even though its stat looks unchanged (the
+        hash check before printing saw different content)."""
+        self.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (rel,))
+        self.conn.execute("DELETE FROM meta WHERE key='listing'")
+
+    def _remember_listing(self, listing: str) -> None:
+        with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
+            self._set_meta("listing", listing)
 
     def _diff(self, stats: list[FileStat], ignore_sig: str) -> bool:
         if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION:
@@ -264,13 +332,21 @@ class ScopeIndex:
         globs = compile_globs(memory.applies_to) if memory.applies_to else []
         cur = self.conn.execute(
             "INSERT INTO memories (id, rel, data, head, lengths, depth, dup_group, globs, active,"
-            " signature) VALUES (?,?,?,?,?,0,NULL,?,1,?)",
+            " signature, restricted, lifecycle, superseded_by, valid_from, valid_until, roles)"
+            " VALUES (?,?,?,?,?,0,NULL,?,1,?,?,?,?,?,?,?)",
             (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
              json.dumps(lengths),
-             json.dumps(globs), json.dumps(body_signature(memory.indexed_body))))
+             json.dumps(globs), json.dumps(body_signature(memory.indexed_body)),
+             int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
+             memory.valid_from, memory.valid_until, json.dumps(list(memory.roles))))
         key = int(cur.lastrowid or 0)
-        self.conn.executemany("INSERT INTO postings VALUES (?,?,?)",
-                              ((term, key, pack_counts(c)) for term, c in counts.items()))
+        lens = pack_lengths(lengths)
+        # With the default field weights (the usual case) BM25 reads this length directly.
+        dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
+        self.conn.executemany("INSERT INTO postings VALUES (?,?,?,?,?)",
+                              ((term, key, pack_counts(c), lens, dl)
+                               for term, c in counts.items()))
+        self._new_stems.update(stem_cache())
         return key
 
     def _derive(self) -> None:
@@ -318,13 +394,56 @@ class ScopeIndex:
         raw = self.meta("field_totals")
         return list(json.loads(raw)) if raw else [0] * len(FIELDS)
 
-    def postings(self, terms: Iterable[str]) -> dict[str, list[tuple[int, int]]]:
-        """term -> [(memory key, packed field counts)] for active memories."""
-        out: dict[str, list[tuple[int, int]]] = {}
+    def postings(self, terms: Iterable[str], default_weights: bool = True
+                 ) -> dict[str, list[tuple[int, int, float]]]:
+        """term -> [(memory key, packed field counts, length)], active memories only.
+
+        The length is the default-weighted document length, or with `default_weights=False`
+        the packed per-field lengths (`unpack_lengths`) to weigh as configured.
+        """
+        inactive = {k for (k,) in self.conn.execute("SELECT mem FROM memories WHERE active=0")}
+        out: dict[str, list[tuple[int, int, float]]] = {}
+        column = "dl" if default_weights else "lens"
         for term in terms:
-            out[term] = self.conn.execute(
-                "SELECT p.mem, p.counts FROM postings p JOIN memories m ON m.mem = p.mem"
-                " WHERE p.term=? AND m.active=1", (term,)).fetchall()
+            rows = self.conn.execute(f"SELECT mem, counts, {column} FROM postings WHERE term=?",
+                                     (term,)).fetchall()
+            out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
+        return out
+
+    def duplicate_records(self) -> dict[int, Record]:
+        """Records in a near-duplicate group: routing ranks them all, so a group resolves
+        exactly to its best member."""
+        return {row[0]: _record(row) for row in self.conn.execute(
+            "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
+            " WHERE active=1 AND dup_group IS NOT NULL")}
+
+    def restrictions(self) -> dict[int, Restriction]:
+        """Lifecycle and role fields of the memories they can exclude (usually few), read from
+        plain columns so every query applies those exclusions exactly and cheaply."""
+        return {key: Restriction(lc, by, vf, vu, tuple(json.loads(roles)))
+                for key, lc, by, vf, vu, roles in self.conn.execute(
+                    "SELECT mem, lifecycle, superseded_by, valid_from, valid_until, roles"
+                    " FROM memories WHERE active=1 AND restricted=1")}
+
+    def present_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of these ids an active memory of this scope has."""
+        wanted = sorted(set(ids))
+        out: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(mid for (mid,) in self.conn.execute(
+                f"SELECT id FROM memories WHERE active=1 AND id IN ({marks})", chunk))
+        return out
+
+    def ids_of(self, keys: Iterable[int]) -> dict[int, str]:
+        wanted = sorted(set(keys))
+        out: dict[int, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            out.update(self.conn.execute(
+                f"SELECT mem, id FROM memories WHERE mem IN ({marks})", chunk).fetchall())
         return out
 
     def records(self, keys: Iterable[int]) -> dict[int, Record]:
@@ -376,8 +495,12 @@ class ScopeIndex:
         out.sort(key=lambda p: (p.path, p.line, p.field, p.message))
         return out
 
-    def stems(self) -> dict[str, str]:
-        return dict(self.conn.execute("SELECT word, stem FROM stems"))
+    def stems(self, words: Iterable[str]) -> dict[str, str]:
+        """Known stems of these words (recorded at index time)."""
+        wanted = sorted(set(words))[:500]
+        marks = ",".join("?" * len(wanted))
+        return dict(self.conn.execute(
+            f"SELECT word, stem FROM stems WHERE word IN ({marks})", wanted)) if wanted else {}
 
 
 def _record(row: tuple[int, str, str, str, int, str | None, str]) -> Record:
@@ -472,12 +595,20 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS files (rel TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER,
             sha256 TEXT, mem INTEGER, ignored INTEGER, problems TEXT);
+        CREATE INDEX IF NOT EXISTS files_problems ON files(problems) WHERE problems != '[]';
+        CREATE INDEX IF NOT EXISTS files_ignored ON files(ignored) WHERE ignored=1;
         CREATE TABLE IF NOT EXISTS memories (mem INTEGER PRIMARY KEY, id TEXT, rel TEXT,
             data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
-            active INTEGER, signature TEXT);
+            active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
+            superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
+        CREATE INDEX IF NOT EXISTS memories_restricted ON memories(restricted)
+            WHERE restricted=1;
+        CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
+            WHERE dup_group IS NOT NULL;
+        CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;
         CREATE TABLE IF NOT EXISTS postings (term TEXT, mem INTEGER, counts INTEGER,
-            PRIMARY KEY (term, mem)) WITHOUT ROWID;
+            lens INTEGER, dl REAL, PRIMARY KEY (term, mem)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem);
         CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
     """)

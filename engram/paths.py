@@ -49,7 +49,8 @@ def find_project(cwd: str | os.PathLike[str], explicit: str | None = None) -> Pa
             return path
         if not path.is_dir():
             raise WorkspaceError(f"{path}: workspace: no such directory")
-        raise WorkspaceError(f"{path}: workspace: no {SCOPE_DIRNAME}/ folder here (run engram init)")
+        raise WorkspaceError(
+            f"{path}: workspace: no {SCOPE_DIRNAME}/ folder here (run engram init)")
     here = Path(cwd).resolve()
     for folder in (here, *here.parents):
         candidate = folder / SCOPE_DIRNAME
@@ -89,19 +90,3 @@ def _ensure_gitignore(folder: Path) -> None:
             marker.write_text(DERIVED_GITIGNORE, encoding="utf-8")
         except OSError:
             pass  # a missing .gitignore is cosmetic; never fail a load over it
-
-
-def display_path(path: Path) -> str:
-    """A path as errors show it: relative to the current directory when below it."""
-    try:
-        return os.path.relpath(path) if path.is_absolute() and _is_below(path, Path.cwd()) else str(path)
-    except (OSError, ValueError):
-        return str(path)
-
-
-def _is_below(path: Path, base: Path) -> bool:
-    try:
-        path.resolve().relative_to(base.resolve())
-    except ValueError:
-        return False
-    return True

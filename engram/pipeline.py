@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import wraps
@@ -16,16 +16,24 @@ from pathlib import Path
 from typing import TypeVar
 
 from engram import expand, rank, route
-from engram.config import Config, load_config
+from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write_text
-from engram.index import FIELDS, Record, ScopeIndex, discard, is_corrupt
+from engram.index import (
+    FIELDS,
+    Record,
+    Restriction,
+    ScopeIndex,
+    discard,
+    is_corrupt,
+    unpack_lengths,
+)
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
-from engram.render import Rendered, check_printable, render_pack
+from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
-from engram.tokenize import is_procedural, tokens
+from engram.tokenize import is_procedural, seed_stems, tokens, words
 
 FETCH_FILE = "fetched.json"
 FETCH_BOOST_DAYS = 30
@@ -49,6 +57,7 @@ class Request:
     gate: bool = True  # `engram search` turns the anchor gate off
     record_fetch: bool = True
     budget_tokens: int | None = None  # None = config `load.budget_tokens`
+    explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
 
 
 @dataclass(frozen=True)
@@ -159,15 +168,25 @@ class Scopes:
 # -- routing and ranking ------------------------------------------------------------------------
 @dataclass
 class _Scored:
-    record: Record
+    """A candidate while it is ranked. `record` is loaded only for memories that can reach the
+    pack (or for every candidate when the caller asks for an explanation)."""
+
     scope_rank: int
+    key: int
     evidence: route.Evidence
     bm25: float = 0.0
+    record: Record | None = None
     multipliers: list[tuple[str, float]] = field(default_factory=list)
     score: float = 0.0
     stale: bool = False
     excluded: str | None = None
     detail: str = ""
+
+    @property
+    def rec(self) -> Record:
+        if self.record is None:
+            raise RuntimeError("candidate ranked without its record")
+        return self.record
 
 
 def _relative_paths(ctx: Context, paths: Iterable[str]) -> list[str]:
@@ -202,62 +221,59 @@ def _recently(day: str, today_iso: str, days: int) -> bool:
     return 0 <= delta.days <= days
 
 
+FINALIZE_BATCH = 64
+
+
 def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[str],
-               procedural: bool, gate: bool, path_only: bool) -> list[_Scored]:
+               procedural: bool, gate: bool, path_only: bool,
+               need: int | None = None) -> list[_Scored]:
+    """Every candidate with its evidence, BM25 and exclusion; ranked candidates first.
+
+    With `need`, only candidates that can still reach the top `need` related memories get their
+    record decoded and their multipliers applied (the rest stay unranked at the end, counted as
+    related but never shown): BM25, the gate, coverage and lifecycle, role and duplicate
+    exclusions need no record, and no multiplier lifts a score by more than `_max_boost`.
+    """
     weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
+    default_weights = weights == tuple(dict(DEFAULT_FIELD_WEIGHTS).get(n, 0.0) for n in FIELDS)
     evidence: list[dict[int, route.Evidence]] = []
+    lengths: list[dict[int, float]] = []
     doc_freq: Counter[str] = Counter()
     doc_count = 0
     weighted_total = 0.0
     for index in scopes.indexes:
         ev: dict[int, route.Evidence] = {}
+        lens: dict[int, float] = {}
         if anchors and not path_only:
-            postings = index.postings(anchors)
+            postings = index.postings(anchors, default_weights)
             for term, rows in postings.items():
-                doc_freq[term] += sum(1 for _ in rows)
-            route.gather(postings, weights, ev)
+                doc_freq[term] += len(rows)
+            route.gather(postings, weights, ev, lens)
         if touched:
             for key, globs in index.path_globbed():
                 if route.path_matches(((r, i) for r, i in globs), touched):
                     ev.setdefault(key, route.Evidence()).path_match = True
         evidence.append(ev)
+        lengths.append(lens)
         doc_count += index.doc_count()
         weighted_total += rank.weighted_len(index.field_totals(), weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}
-    lock = SourcesLock(ctx.engram_dir)
-    fetched = _fetch_history(ctx)
-    ws_ids: set[str] = set()
     scored: list[_Scored] = []
-    for scope_rank, (index, ev) in enumerate(zip(scopes.indexes, evidence, strict=True)):
-        records = index.records(ev.keys())
-        if index.scope == GLOBAL and scope_rank > 0:
-            ws_ids = set(scopes.indexes[0].keys_by_id(r.memory.id for r in records.values()))
+    for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
+                                                       strict=True)):
+        duplicates = index.duplicate_records()
+        restricted = index.restrictions()
+        shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
+        doc_lengths = lens if default_weights else {
+            key: rank.weighted_len(unpack_lengths(int(packed)), weights)
+            for key, packed in lens.items()}
+        bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
+                                defaultdict(float, doc_lengths), idfs, stats)
         for key, e in ev.items():
-            record = records.get(key)
-            if record is None:
-                continue
-            doc_len = rank.weighted_len(record.lengths, weights)
-            bm25 = sum(rank.term_score(tf, doc_len, idfs[t], stats) for t, tf in e.tf.items())
-            scored.append(_Scored(record, scope_rank, e, bm25))
-            item = scored[-1]
-            memory = record.memory
-            lifecycle = route.lifecycle_exclusion(memory, ctx.today)
-            if memory.scope == GLOBAL and memory.id in ws_ids:
-                item.excluded, item.detail = "shadowed", "workspace memory has this id"
-            elif lifecycle is not None:
-                item.excluded, item.detail = "lifecycle", lifecycle
-            elif not route.role_visible(memory, ctx.role):
-                item.excluded = "role"
-                item.detail = "roles " + ",".join(memory.roles)
-            elif not e.tf and not e.path_match:
-                item.excluded, item.detail = "negated", "matched only its own exclusion clause"
-            elif route.is_negated(e):
-                item.excluded = "negated"
-                item.detail = "query matches its exclusion clause: " + ",".join(sorted(e.negated))
-            elif gate and not route.passes_gate(len(anchors), e):
-                item.excluded, item.detail = "gate", "one weak match for a long query"
-            item.stale = lock.is_stale(memory)
+            item = _Scored(scope_rank, key, e, bm25[key], duplicates.get(key))
+            scored.append(item)
+            _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if gate and anchors and not path_only:
         seen = {t: idfs[t] for t in anchors if doc_freq[t] > 0}
         once = [t for t in anchors if doc_freq[t] == 1]
@@ -266,28 +282,126 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             _exclude_uncovered(scored, info)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     bonus = top_bm25 if top_bm25 > 0 else 1.0
-    for item in scored:
-        memory = item.record.memory
-        factors: list[tuple[str, float]] = []
-        if route.review_due(memory, ctx.today):
-            factors.append(rank.REVIEW_DUE)
-        if item.stale:
-            factors.append(rank.STALE)
-        if memory.confidence in rank.CONFIDENCE:
-            factors.append(rank.CONFIDENCE[memory.confidence])
-        if memory.scope == WORKSPACE:
-            factors.append(rank.WORKSPACE)
-        if memory.id in fetched and _recently(fetched[memory.id], ctx.today, FETCH_BOOST_DAYS):
-            factors.append(rank.FETCHED)
-        if procedural and memory.type == "skill":
-            factors.append(rank.PROCEDURAL_SKILL)
-        item.multipliers = factors
-        base = item.bm25 + (bonus if item.evidence.path_match else 0.0)
-        item.score = rank.apply_multipliers(base, factors)
-    scored.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.record.memory.id,
-                                              s.evidence.path_match))
-    _mark_duplicates(scored)
-    return scored
+    fetched = _fetch_history(ctx)
+    base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
+    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    ranked_ids = {id(s) for s in ranked}
+    rest = [s for s in scored if id(s) not in ranked_ids]
+    rest.sort(key=lambda s: (-base[id(s)], s.scope_rank, s.key))
+    return ranked + rest
+
+
+def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence]) -> set[int]:
+    """Keys of a global scope's candidates whose id a workspace memory also has."""
+    ids = scopes.indexes[scope_rank].ids_of(ev)
+    present = scopes.indexes[0].present_ids(ids.values())
+    return {key for key, mid in ids.items() if mid in present}
+
+
+def _exclude(item: _Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
+             gate: bool, anchor_count: int) -> None:
+    e = item.evidence
+    if memory is None and not shadowed and not e.negated and e.tf:
+        # The common case, kept cheap: only the gate can exclude it.
+        if gate and not route.passes_gate(anchor_count, e):
+            item.excluded, item.detail = "gate", "one weak match for a long query"
+        return
+    lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
+    if shadowed:
+        item.excluded, item.detail = "shadowed", "workspace memory has this id"
+    elif lifecycle is not None:
+        item.excluded, item.detail = "lifecycle", lifecycle
+    elif memory is not None and not route.role_visible(memory, ctx.role):
+        item.excluded = "role"
+        item.detail = "roles " + ",".join(memory.roles)
+    elif not e.tf and not e.path_match:
+        item.excluded, item.detail = "negated", "matched only its own exclusion clause"
+    elif route.is_negated(e):
+        item.excluded = "negated"
+        item.detail = "query matches its exclusion clause: " + ",".join(sorted(e.negated))
+    elif gate and not route.passes_gate(anchor_count, e):
+        item.excluded, item.detail = "gate", "one weak match for a long query"
+
+
+def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
+    """The largest product of multipliers any memory of the scope can get for this query."""
+    boost = rank.WORKSPACE[1] if scope == WORKSPACE else 1.0
+    if fetched:
+        boost *= rank.FETCHED[1]
+    if procedural:
+        boost *= rank.PROCEDURAL_SKILL[1]
+    return boost
+
+
+def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[int, float],
+              need: int | None, procedural: bool, fetched: dict[str, str]) -> list[_Scored]:
+    """Decode records and apply multipliers, best base score first, until no candidate left
+    could enter the top `need` related (every candidate when need is None); returns them ranked.
+    """
+    lock = SourcesLock(ctx.engram_dir)
+    todo = sorted(scored, key=lambda s: (-base[id(s)], s.scope_rank, s.key))
+    done: list[_Scored] = []
+
+    def rank_batch(batch: list[_Scored]) -> None:
+        _load_records(scopes, batch)
+        for item in batch:
+            _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
+        done.extend(batch)
+
+    # Memories with a record already (those in a duplicate group) are always ranked, so
+    # duplicate groups resolve exactly; the rest only as far down as it can matter.
+    special = [s for s in todo if s.record is not None]
+    rank_batch(special)
+    if need is None:
+        rank_batch([s for s in todo if s.record is None])
+    else:
+        need += sum(1 for s in special if s.rec.dup_group is not None)
+        waiting = [s for s in todo if s.record is None and s.excluded is None]
+        boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
+        taken = 0
+        while taken < len(waiting):
+            live = sorted((s.score for s in done if s.excluded is None), reverse=True)
+            nxt = waiting[taken]
+            if len(live) >= need and base[id(nxt)] * boosts[nxt.scope_rank] < live[need - 1]:
+                break
+            batch = waiting[taken:taken + FINALIZE_BATCH]
+            rank_batch(batch)
+            taken += len(batch)
+    done.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.rec.memory.id,
+                                           s.evidence.path_match))
+    _mark_duplicates(done)
+    return done
+
+
+def _load_records(scopes: Scopes, items: list[_Scored]) -> None:
+    for scope_rank, index in enumerate(scopes.indexes):
+        keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None]
+        if keys:
+            records = index.records(keys)
+            for item in items:
+                if item.scope_rank == scope_rank and item.record is None:
+                    item.record = records[item.key]
+
+
+def _multiply(item: _Scored, ctx: Context, base: float, procedural: bool,
+              fetched: dict[str, str], lock: SourcesLock) -> None:
+    memory = item.rec.memory
+    item.stale = lock.is_stale(memory)
+    factors: list[tuple[str, float]] = []
+    if route.review_due(memory, ctx.today):
+        factors.append(rank.REVIEW_DUE)
+    if item.stale:
+        factors.append(rank.STALE)
+    if memory.confidence in rank.CONFIDENCE:
+        factors.append(rank.CONFIDENCE[memory.confidence])
+    if memory.scope == WORKSPACE:
+        factors.append(rank.WORKSPACE)
+    if memory.id in fetched and _recently(fetched[memory.id], ctx.today, FETCH_BOOST_DAYS):
+        factors.append(rank.FETCHED)
+    if procedural and memory.type == "skill":
+        factors.append(rank.PROCEDURAL_SKILL)
+    item.multipliers = factors
+    item.score = rank.apply_multipliers(base, factors)
 
 
 def _exclude_uncovered(scored: list[_Scored], info: dict[str, float]) -> None:
@@ -309,21 +423,21 @@ def _mark_duplicates(scored: list[_Scored]) -> None:
     """At most one member of a near-duplicate group: the best ranked one stays related."""
     kept: dict[tuple[int, str], str] = {}
     for item in scored:
-        group = item.record.dup_group
+        group = item.rec.dup_group
         if item.excluded or group is None:
             continue
         slot = (item.scope_rank, group)
         if slot in kept:
             item.excluded, item.detail = "duplicate", f"near-duplicate of {kept[slot]}"
         else:
-            kept[slot] = item.record.memory.id
+            kept[slot] = item.rec.memory.id
 
 
 def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Candidate:
     ev = item.evidence
     matched = tuple(sorted((f, t) for t, fs in ev.fields.items() for f in fs))
     return Candidate(
-        memory=item.record.memory, bm25=item.bm25,
+        memory=item.rec.memory, bm25=item.bm25,
         path_bonus=0.0, multipliers=tuple(item.multipliers), score=item.score,
         matched=matched, path_match=ev.path_match, anchors_matched=ev.anchors_matched,
         strong_match=ev.strong, stale=item.stale, excluded=reason or item.excluded,
@@ -382,7 +496,7 @@ def _build(ctx: Context, request: Request) -> Pack:
                 return pack
             for memory in changed:
                 index = next(i for i in scopes.indexes if i.scope == memory.scope)
-                index.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (memory.rel_path,))
+                index.invalidate(memory.rel_path)
                 index.refresh()
             scopes._visible.clear()
         pack, changed = _routed_pack(ctx, scopes, request, final=True)
@@ -394,26 +508,38 @@ def _build(ctx: Context, request: Request) -> Pack:
 def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                  final: bool = False) -> tuple[Pack, list[Memory]]:
     config = ctx.config
+    _seed_stems(scopes, request.query)
     anchors = () if request.path_only else query_anchors(request.query)
     procedural = is_procedural(request.query)
     touched = _relative_paths(ctx, request.paths)
-    scored = _score_all(ctx, scopes, anchors, touched, procedural, request.gate,
-                        request.path_only) if (anchors or touched) else []
-    related = [s for s in scored if s.excluded is None]
     limit = None if request.all else (request.limit or config.load_limit)
-    routed = [expand.Routed(s.record.memory, s.score, s.record.depth) for s in related]
-    if request.all:
-        selection = expand.Selection(
-            tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed), (), 0)
-    else:
+    need = None if request.explain or limit is None else limit + RELATED_MAX + 1
+    while True:
+        scored = _score_all(ctx, scopes, anchors, touched, procedural, request.gate,
+                            request.path_only, need) if (anchors or touched) else []
+        related = [s for s in scored if s.excluded is None]
+        ranked = [s for s in related if s.record is not None]
+        routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth) for s in ranked]
+        if request.all:
+            selection = expand.Selection(
+                tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed),
+                (), 0)
+            break
         selection = expand.select(routed, scopes.visible, limit)
+        # Prerequisite groups too big to fit can leave room that an unranked candidate would
+        # take: rank everything then (rare), so the pack is exactly what full ranking gives.
+        if need is None or len(ranked) == len(related) or (
+                limit is not None and len(selection.members) >= limit):
+            break
+        need = None
     disclosure = request.disclosure or config.load_disclosure
     expand_top = request.expand_top if request.expand_top is not None else config.load_expand_top
     if disclosure == "full" or request.all:
         bodies = {m.memory.id for m in selection.members}
     else:
         bodies = expand.body_ids(selection, expand_top)
-    by_id = {(s.record.memory.scope, s.record.memory.id): s for s in scored}  # shadowing
+    by_id = {(s.rec.memory.scope, s.rec.memory.id): s for s in scored
+             if s.record is not None}  # keyed by scope too: a shadowed global shares the id
     ranks = expand.rank_order(selection)
     items: list[PackItem] = []
     changed: list[Memory] = []
@@ -447,7 +573,9 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     candidates: list[Candidate] = []
     position = {mid: n for mid, n in ranks.items()}
     for s in scored:
-        mid = s.record.memory.id
+        if s.record is None:
+            continue  # never ranked: below everything that can be shown
+        mid = s.rec.memory.id
         if s.excluded is None:
             cut = "limit" if mid in cut_ids else None
             candidates.append(_candidate(s, position.get(mid, 0), cut))
@@ -465,7 +593,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         candidates=tuple(candidates), excluded=tuple(excluded_all),
         hidden_by_ignore=scopes.hidden_by_ignore(),
         invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
-        narrowing_tags=_narrowing_tags(related, request.query),
+        narrowing_tags=_narrowing_tags(ranked, request.query) if request.explain else (),
         withheld=tuple(withheld), procedural=procedural)
     return pack, []
 
@@ -475,12 +603,20 @@ def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
                  for dep in memory.depends_on)
 
 
+def _seed_stems(scopes: Scopes, text: str) -> None:
+    """Stems the index already knows for the query's words: snowball is imported only for a
+    word no memory contains."""
+    surface = words(text)
+    for index in scopes.indexes:
+        seed_stems(index.stems(surface))
+
+
 def _narrowing_tags(related: list[_Scored], query: str) -> tuple[str, ...]:
     query_stems = set(tokens(query))
     counts: Counter[str] = Counter()
     tag_stems: dict[str, set[str]] = {}  # a few hundred tags recur across thousands of memories
     for item in related:
-        for tag in item.record.memory.tags:
+        for tag in item.rec.memory.tags:
             stems = tag_stems.get(tag)
             if stems is None:
                 stems = tag_stems[tag] = set(tokens(tag))
@@ -547,6 +683,7 @@ def search(request: Request) -> list[Candidate]:
     ctx = resolve(request)
     scopes = Scopes(ctx)
     try:
+        _seed_stems(scopes, request.query)
         anchors = query_anchors(request.query)
         touched = _relative_paths(ctx, request.paths)
         if not anchors and not touched:

@@ -48,6 +48,24 @@ def term_score(tf: float, doc_len: float, term_idf: float, stats: CorpusStats) -
     return term_idf * tf * (K1 + 1.0) / (tf + norm)
 
 
+def bm25_scores(tfs: Mapping[int, Mapping[str, float]], doc_lengths: Mapping[int, float],
+                idfs: Mapping[str, float], stats: CorpusStats) -> dict[int, float]:
+    """BM25 of many documents at once: term_score inlined, since a common anchor can make
+    thousands of memories candidates and this loop is then the hot spot of a load."""
+    k1_plus = K1 + 1.0
+    base_norm = K1 * (1.0 - B)
+    slope = K1 * B / stats.avg_len if stats.avg_len > 0 else 0.0
+    out: dict[int, float] = {}
+    for key, terms in tfs.items():
+        norm = base_norm + slope * doc_lengths[key] if stats.avg_len > 0 else K1
+        total = 0.0
+        for term, tf in terms.items():
+            if tf > 0:
+                total += idfs[term] * tf * k1_plus / (tf + norm)
+        out[key] = total
+    return out
+
+
 def apply_multipliers(base: float, factors: Sequence[tuple[str, float]]) -> float:
     score = base
     for _, factor in factors:

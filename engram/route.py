@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from engram.index import FIELDS, STRONG_FIELDS, unpack_counts
 from engram.model import Memory
@@ -28,31 +29,40 @@ class Evidence:
     fields: dict[str, tuple[str, ...]] = field(default_factory=dict)  # anchor -> fields hit
     negated: set[str] = field(default_factory=set)  # anchors met inside an exclusion clause
     path_match: bool = False
+    strong: bool = False  # an anchor hit id, tags or directive
 
     @property
     def anchors_matched(self) -> int:
         return len(self.tf)
 
-    @property
-    def strong(self) -> bool:
-        return any(STRONG_FIELDS.intersection(f) for f in self.fields.values())
 
-
-def gather(postings: Mapping[str, list[tuple[int, int]]], weights: tuple[float, ...],
-           into: dict[int, Evidence]) -> None:
-    """Fold one scope's postings for the anchors into per-memory evidence."""
+def gather(postings: Mapping[str, list[tuple[int, int, float]]], weights: tuple[float, ...],
+           into: dict[int, Evidence], lengths: dict[int, float]) -> None:
+    """Fold one scope's postings for the anchors into per-memory evidence (and note each
+    memory's packed field lengths, which BM25 needs)."""
     positive = range(NEGATIVE)
+    # Most postings share a handful of count patterns (one hit in the body...): decode each once.
+    decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
     for term, rows in postings.items():
-        for key, packed in rows:
-            counts = unpack_counts(packed)
-            tf = sum(counts[i] * weights[i] for i in positive)
+        for key, packed, lens in rows:
+            hit = decoded.get(packed)
+            if hit is None:
+                counts = unpack_counts(packed)
+                hit_fields = tuple(FIELDS[i] for i in positive if counts[i])
+                hit = decoded[packed] = (
+                    sum(counts[i] * weights[i] for i in positive), hit_fields,
+                    bool(counts[NEGATIVE]), bool(STRONG_FIELDS.intersection(hit_fields)))
+            tf, hit_fields, negative, strong = hit
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
+                lengths[key] = lens
             if tf > 0:
                 ev.tf[term] = tf
-                ev.fields[term] = tuple(FIELDS[i] for i in positive if counts[i])
-            if counts[NEGATIVE]:
+                ev.fields[term] = hit_fields
+                if strong:
+                    ev.strong = True
+            if negative:
                 ev.negated.add(term)
 
 
@@ -116,7 +126,22 @@ def coverage(ev: Evidence, info: Mapping[str, float]) -> float:
     return sum(info.get(t, 0.0) for t in ev.tf) / total if total > 0 else 0.0
 
 
-def lifecycle_exclusion(memory: Memory, today: str) -> str | None:
+class Lifecycled(Protocol):
+    """What lifecycle and role checks read: a Memory, or the index's Restriction columns."""
+
+    @property
+    def lifecycle(self) -> str: ...
+    @property
+    def superseded_by(self) -> str | None: ...
+    @property
+    def valid_from(self) -> str | None: ...
+    @property
+    def valid_until(self) -> str | None: ...
+    @property
+    def roles(self) -> tuple[str, ...]: ...
+
+
+def lifecycle_exclusion(memory: Lifecycled, today: str) -> str | None:
     """Why the memory is out of its lifecycle window today, or None."""
     if memory.lifecycle == "superseded":
         by = f" by {memory.superseded_by}" if memory.superseded_by else ""
@@ -130,7 +155,7 @@ def lifecycle_exclusion(memory: Memory, today: str) -> str | None:
     return None
 
 
-def role_visible(memory: Memory, role: str | None) -> bool:
+def role_visible(memory: Lifecycled, role: str | None) -> bool:
     return not memory.roles or (role is not None and role in memory.roles)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 _COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+|[^\W\d_A-Za-z]+[0-9]*")
@@ -104,9 +103,16 @@ def tokens(text: str) -> list[str]:
     return [stem(w) for w in words(text)]
 
 
-@lru_cache(maxsize=1)
+# The stems of GENERIC_WORDS | PROCEDURAL_WORDS, written out so a query never needs snowball
+# just to drop them (tests/test_tokenize.py holds this equal to the computed set).
+GENERIC_STEMS = frozenset({
+    "agent", "context", "engram", "guidelin", "help", "instruct", "knowledg", "memori", "note",
+    "pleas", "rule", "skill", "step", "task", "workflow",
+})
+
+
 def _generic_stems() -> frozenset[str]:
-    return frozenset(stem(w) for w in GENERIC_WORDS | PROCEDURAL_WORDS)
+    return GENERIC_STEMS
 
 
 def is_procedural(query: str) -> bool:
