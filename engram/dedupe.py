@@ -70,9 +70,43 @@ def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
 
 
 def assign_groups(conn: sqlite3.Connection) -> None:
+    """Group the whole scope (a full refresh)."""
     rows = conn.execute("SELECT id, signature FROM memories WHERE active=1"
                         " AND signature IS NOT NULL AND signature != '[]'").fetchall()
     found = groups({mid: json.loads(sig) for mid, sig in rows})
     conn.execute("UPDATE memories SET dup_group=NULL WHERE dup_group IS NOT NULL")
     conn.executemany("UPDATE memories SET dup_group=? WHERE id=? AND active=1",
                      ((group, mid) for mid, group in sorted(found.items())))
+
+
+def reassign_groups(conn: sqlite3.Connection, changed: set[int], old_groups: set[str]) -> None:
+    """Regroup only what an edit can affect: the changed memories, the members of the groups
+    they left, and everything that shares a bucket with those, transitively. Groups are
+    connected components of bucket-sharing pairs, so this gives what a full pass gives."""
+    frontier = set(changed)
+    for group in sorted(old_groups):
+        frontier.update(k for (k,) in conn.execute(
+            "SELECT mem FROM memories WHERE dup_group=?", (group,)))
+    seen: set[int] = set()
+    while frontier:
+        key = frontier.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        for (band,) in conn.execute("SELECT band FROM bands WHERE mem=?", (key,)).fetchall():
+            mates = [m for (m,) in conn.execute("SELECT mem FROM bands WHERE band=? LIMIT ?",
+                                                (band, MAX_BUCKET + 1))]
+            if len(mates) <= MAX_BUCKET:
+                frontier.update(m for m in mates if m not in seen)
+    if not seen:
+        return
+    rows: list[tuple[int, str, str | None]] = []
+    ordered = sorted(seen)
+    for start in range(0, len(ordered), 500):
+        chunk = ordered[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows += conn.execute(f"SELECT mem, id, signature FROM memories WHERE active=1 AND"
+                             f" mem IN ({marks})", chunk).fetchall()
+    found = groups({mid: json.loads(sig) for _, mid, sig in rows if sig and sig != "[]"})
+    conn.executemany("UPDATE memories SET dup_group=? WHERE mem=?",
+                     ((found.get(mid), key) for key, mid, _ in sorted(rows)))

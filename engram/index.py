@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from engram.config import DEFAULT_FIELD_WEIGHTS
-from engram.dedupe import assign_groups, body_signature
+from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_groups
 from engram.discover import (
     FileStat,
     IgnoreRules,
@@ -30,7 +30,7 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import stem_cache, tokens
 
-SCHEMA_VERSION = "9"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted
+SCHEMA_VERSION = "10"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -44,7 +44,8 @@ _LIST_FIELDS = {f.name for f in fields(Memory) if f.type == "tuple[str, ...]"}
 def pack_counts(counts: Sequence[int]) -> int:
     packed = 0
     for i, count in enumerate(counts):
-        packed |= min(count, _CAP) << (i * _BITS)
+        if count:
+            packed |= (count if count < _CAP else _CAP) << (i * _BITS)
     return packed
 
 
@@ -192,6 +193,51 @@ def lazy_memory(head: str, data: str) -> Memory:
     return memory
 
 
+class _Delta:
+    """What one refresh changed, so `_derive` redoes only what those changes can affect."""
+
+    def __init__(self, full: bool, totals: list[int], count: int) -> None:
+        self.full = full
+        self.totals = list(totals)
+        self.count = count
+        self.ids: set[str] = set()  # ids whose duplicate-id winner may change
+        self.structure = full  # whether any dependency edge, level or id set changed
+        self.old_groups: set[str] = set()  # near-duplicate groups a dropped memory was in
+        self.new_keys: set[int] = set()
+        self._before: dict[str, tuple[str, tuple[str, ...], int, int]] = {}
+
+    def forget(self, rel: str, row: tuple[str, str, str, int, str | None]) -> None:
+        mid, head, lengths, depth, group = row
+        values = json.loads(head)
+        deps = tuple(values[HEAD_FIELDS.index("depends_on")])
+        level = values[HEAD_FIELDS.index("level")] or 0
+        self._before[rel] = (mid, deps, level, depth)
+        self.ids.add(mid)
+        self.count -= 1
+        for i, n in enumerate(json.loads(lengths)):
+            self.totals[i] -= n
+        if group is not None:
+            self.old_groups.add(group)
+
+    def learn(self, memory: Memory, key: int, lengths: list[int]) -> int | None:
+        """Account for an inserted memory; its old depth when nothing structural changed."""
+        self.ids.add(memory.id)
+        self.count += 1
+        self.new_keys.add(key)
+        for i, n in enumerate(lengths):
+            self.totals[i] += n
+        before = self._before.pop(memory.rel_path, None)
+        if before is not None and before[:3] == (memory.id, memory.depends_on,
+                                                 memory.level or 0):
+            return before[3]
+        self.structure = True
+        return None
+
+    def finish(self) -> None:
+        if self._before:  # memories removed for good (or now invalid): their dependents move
+            self.structure = True
+
+
 class ScopeIndex:
     """One scope's index; open with `ScopeIndex.open(root, scope)` and call `refresh()`."""
 
@@ -201,7 +247,7 @@ class ScopeIndex:
         self.conn = conn
         self.db_path = db_path
         self.walk_problems: list[Problem] = []
-        self._new_stems: dict[str, str] = {}
+        self._delta = _Delta(full=True, totals=[0] * len(FIELDS), count=0)
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -247,11 +293,14 @@ class ScopeIndex:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have refreshed while we waited for the write lock.
-            if force or self.meta("ignore") != ignore_sig:
-                conn.execute("DELETE FROM files")
-                conn.execute("DELETE FROM memories")
-                conn.execute("DELETE FROM postings")
-                conn.execute("DELETE FROM stems")
+            full = force or self.meta("ignore") != ignore_sig
+            if full:
+                for table in ("files", "memories", "postings", "stems", "bands"):
+                    conn.execute(f"DELETE FROM {table}")
+                self._set_meta("doc_count", "0")
+                self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
+            self._delta = _Delta(full=full, totals=self.field_totals(),
+                                 count=self.doc_count())
             changed, removed = self._changes(stats)
             if not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
@@ -260,8 +309,7 @@ class ScopeIndex:
             # Word -> stem pairs seen while indexing: a warm query looks its words up here
             # instead of importing snowball.
             conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
-                             sorted(self._new_stems.items()))
-            self._new_stems.clear()
+                             sorted(stem_cache().items()))
             self._set_meta("ignore", ignore_sig)
             self._set_meta("listing", listing)
             self._derive()
@@ -318,7 +366,12 @@ class ScopeIndex:
     def _drop(self, rel: str) -> None:
         row = self.conn.execute("SELECT mem FROM files WHERE rel=?", (rel,)).fetchone()
         if row and row[0] is not None:
+            old = self.conn.execute("SELECT id, head, lengths, depth, dup_group FROM memories"
+                                    " WHERE mem=?", (row[0],)).fetchone()
+            if old is not None:
+                self._delta.forget(rel, old)
             self.conn.execute("DELETE FROM postings WHERE mem=?", (row[0],))
+            self.conn.execute("DELETE FROM bands WHERE mem=?", (row[0],))
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
@@ -330,13 +383,14 @@ class ScopeIndex:
             for term in per_field[name]:
                 counts.setdefault(term, [0] * len(FIELDS))[i] += 1
         globs = compile_globs(memory.applies_to) if memory.applies_to else []
+        signature = body_signature(memory.indexed_body)
         cur = self.conn.execute(
             "INSERT INTO memories (id, rel, data, head, lengths, depth, dup_group, globs, active,"
             " signature, restricted, lifecycle, superseded_by, valid_from, valid_until, roles)"
             " VALUES (?,?,?,?,?,0,NULL,?,1,?,?,?,?,?,?,?)",
             (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
              json.dumps(lengths),
-             json.dumps(globs), json.dumps(body_signature(memory.indexed_body)),
+             json.dumps(globs), json.dumps(signature),
              int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
              memory.valid_from, memory.valid_until, json.dumps(list(memory.roles))))
         key = int(cur.lastrowid or 0)
@@ -346,14 +400,37 @@ class ScopeIndex:
         self.conn.executemany("INSERT INTO postings VALUES (?,?,?,?,?)",
                               ((term, key, pack_counts(c), lens, dl)
                                for term, c in counts.items()))
-        self._new_stems.update(stem_cache())
+        self.conn.executemany("INSERT INTO bands VALUES (?,?)",
+                              ((band, key) for band in sorted(set(signature[:BAND_KEYS]))))
+        depth = self._delta.learn(memory, key, lengths)
+        if depth is not None:
+            self.conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
         return key
 
     def _derive(self) -> None:
-        """Recompute what depends on the whole scope: winners of duplicate ids, layers, stats."""
+        """Recompute what depends on more than one file: winners of duplicate ids, dependency
+        layers, corpus statistics and near-duplicate groups. A full refresh recomputes it all;
+        an edit recomputes only what the changed files can affect."""
+        conn, delta = self.conn, self._delta
+        delta.finish()
+        if delta.full:
+            conn.execute("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM memories"
+                         " m2 WHERE m2.id = memories.id))")
+        else:
+            conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
+                             " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
+                             ((mid,) for mid in sorted(delta.ids)))
+        if delta.full or delta.structure:
+            self._recompute_depths()
+        self._set_meta("doc_count", str(delta.count))
+        self._set_meta("field_totals", json.dumps(delta.totals))
+        if delta.full:
+            assign_groups(conn)
+        else:
+            reassign_groups(conn, delta.new_keys, delta.old_groups)
+
+    def _recompute_depths(self) -> None:
         conn = self.conn
-        conn.execute("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM memories m2"
-                     " WHERE m2.id = memories.id))")
         rows = conn.execute("SELECT mem, id, head, depth FROM memories WHERE active=1").fetchall()
         deps: dict[str, tuple[str, ...]] = {}
         levels: dict[str, int] = {}
@@ -361,7 +438,7 @@ class ScopeIndex:
         old: dict[str, int] = {}
         dep_at, level_at = HEAD_FIELDS.index("depends_on"), HEAD_FIELDS.index("level")
         for key, mid, head, depth in rows:
-            values = json.loads(head)  # the head, not the full record: this runs on every edit
+            values = json.loads(head)  # the head, not the full record
             deps[mid] = tuple(values[dep_at])
             levels[mid] = values[level_at] or 0
             keys[mid] = key
@@ -369,15 +446,6 @@ class ScopeIndex:
         depths = dependency_depths(deps, levels)
         conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                          ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
-        totals = [0] * len(FIELDS)
-        count = 0
-        for (lengths,) in conn.execute("SELECT lengths FROM memories WHERE active=1"):
-            count += 1
-            for i, n in enumerate(json.loads(lengths)):
-                totals[i] += n
-        self._set_meta("doc_count", str(count))
-        self._set_meta("field_totals", json.dumps(totals))
-        assign_groups(conn)
 
     # -- reading -------------------------------------------------------------------------------
     def meta(self, key: str) -> str | None:
@@ -611,10 +679,13 @@ def _create(conn: sqlite3.Connection) -> None:
             lens INTEGER, dl REAL, PRIMARY KEY (term, mem)) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem);
         CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
+        CREATE INDEX IF NOT EXISTS bands_band ON bands(band);
+        CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
     """)
     row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
         # Columns change between versions: drop the tables, not just their rows.
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
-                           " DROP TABLE stems; DROP TABLE meta;")
+                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;")
         _create(conn)

@@ -1,0 +1,65 @@
+"""An edit refreshes only what it can affect; the result must equal a full rebuild's.
+
+Covers the derived data an edit can change: duplicate-id winners, dependency layers, corpus
+statistics and near-duplicate groups.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import write_memory
+from engram.index import ScopeIndex
+from engram.model import WORKSPACE
+
+SHARED = ("Always run the database migrations before the deploy step and never after it, "
+          "because the new code expects the new schema and old code tolerates it fine.")
+
+
+def memory(mid: str, body: str, *, deps: str = "", level: str = "", tags: str = "ops") -> str:
+    extra = (f"depends_on: [{deps}]\n" if deps else "") + (f"level: {level}\n" if level else "")
+    return f"---\nid: {mid}\ntype: rule\ntags: [{tags}]\n{extra}---\n{body}\n"
+
+
+def derived(root: Path) -> tuple[object, ...]:
+    index = ScopeIndex.open(root, WORKSPACE)
+    try:
+        index.refresh()
+        rows = index.conn.execute("SELECT rel, id, active, depth, dup_group FROM memories"
+                                  " ORDER BY rel").fetchall()
+        return (tuple(rows), index.doc_count(), tuple(index.field_totals()))
+    finally:
+        index.close()
+
+
+def full_rebuild(root: Path, tmp: Path) -> tuple[object, ...]:
+    copy = tmp / "copy" / ".engram"
+    shutil.rmtree(copy.parent, ignore_errors=True)
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache", ".state"))
+    return derived(copy)
+
+
+def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: Path) -> None:
+    root = workspace / ".engram"
+    write_memory(root, "base.md", memory("base", "The base rule.", level="foundation"))
+    write_memory(root, "mid.md", memory("mid", "Middle.", deps="base"))
+    write_memory(root, "top.md", memory("top", "Top.", deps="mid"))
+    write_memory(root, "dup-a.md", memory("dup-a", SHARED))
+    write_memory(root, "dup-b.md", memory("dup-b", SHARED + " Really."))
+    write_memory(root, "solo.md", memory("solo", "Something else entirely."))
+    derived(root)
+    steps = [
+        lambda: write_memory(root, "solo.md", memory("solo", "Edited body, same id.")),
+        lambda: write_memory(root, "dup-b.md", memory("dup-b", "No longer a duplicate.")),
+        lambda: write_memory(root, "dup-c.md", memory("dup-c", SHARED + " Again.")),
+        lambda: write_memory(root, "mid.md", memory("mid", "Middle, now alone.")),
+        lambda: (root / "base.md").unlink(),
+        lambda: write_memory(root, "twin.md", memory("solo", "Same id as solo.md.")),
+        lambda: write_memory(root, "top.md", memory("top", "Top.", deps="solo", level="3")),
+        lambda: (root / "solo.md").unlink(),
+        lambda: write_memory(root, "dup-a.md", memory("dup-a", SHARED, tags="db, ops")),
+    ]
+    for step in steps:
+        step()
+        assert derived(root) == full_rebuild(root, tmp_path)
