@@ -202,10 +202,16 @@ def hooks() -> None:
     """Manage host hook registrations and generated native rule files."""
 
 
+def _registration_options(func: F) -> F:
+    func = click.option("--workspace", metavar="DIR",
+                        help="Project dir (default: search upward).")(func)
+    func = click.option("--global", "global_", is_flag=True,
+                        help="The user-level config instead of the project's.")(func)
+    return click.argument("host")(func)
+
+
 @hooks.command("install", epilog="Example: engram hooks install codex --global")
-@click.argument("host")
-@click.option("--global", "global_", is_flag=True, help="Write the user-level config instead.")
-@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_registration_options
 @_fails_cleanly
 def hooks_install(host: str, global_: bool, workspace: str | None) -> None:
     """Merge engram's hook entries into HOST's config (idempotent; user hooks kept)."""
@@ -216,9 +222,7 @@ def hooks_install(host: str, global_: bool, workspace: str | None) -> None:
 
 
 @hooks.command("uninstall", epilog="Example: engram hooks uninstall claude")
-@click.argument("host")
-@click.option("--global", "global_", is_flag=True, help="Edit the user-level config instead.")
-@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
+@_registration_options
 @_fails_cleanly
 def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
     """Remove only engram's entries from HOST's config."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_groups
@@ -493,38 +493,26 @@ class ScopeIndex:
                     "SELECT mem, lifecycle, superseded_by, valid_from, valid_until, roles"
                     " FROM memories WHERE active=1 AND restricted=1")}
 
+    def _rows_in(self, query: str, values: Iterable[object]) -> Iterator[tuple[Any, ...]]:
+        """Rows of `query` (with one `{marks}` placeholder) for every value, in chunks that
+        stay under SQLite's limit on bound parameters."""
+        wanted = sorted(set(values))  # type: ignore[type-var]
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            yield from self.conn.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
     def present_ids(self, ids: Iterable[str]) -> set[str]:
         """Which of these ids an active memory of this scope has."""
-        wanted = sorted(set(ids))
-        out: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            out.update(mid for (mid,) in self.conn.execute(
-                f"SELECT id FROM memories WHERE active=1 AND id IN ({marks})", chunk))
-        return out
+        return {mid for (mid,) in self._rows_in(
+            "SELECT id FROM memories WHERE active=1 AND id IN ({marks})", ids)}
 
     def ids_of(self, keys: Iterable[int]) -> dict[int, str]:
-        wanted = sorted(set(keys))
-        out: dict[int, str] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            out.update(self.conn.execute(
-                f"SELECT mem, id FROM memories WHERE mem IN ({marks})", chunk).fetchall())
-        return out
+        return dict(self._rows_in("SELECT mem, id FROM memories WHERE mem IN ({marks})", keys))
 
     def records(self, keys: Iterable[int]) -> dict[int, Record]:
-        wanted = sorted(set(keys))
-        out: dict[int, Record] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            for row in self.conn.execute(
-                    f"SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
-                    f" WHERE mem IN ({marks})", chunk):
-                out[row[0]] = _record(row)
-        return out
+        return {row[0]: _record(row) for row in self._rows_in(
+            "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
+            " WHERE mem IN ({marks})", keys)}
 
     def all_records(self) -> list[Record]:
         return [_record(row) for row in self.conn.execute(
