@@ -28,7 +28,7 @@ from engram.discover import (
 )
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
-from engram.tokenize import stem_cache, tokens
+from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
 SCHEMA_VERSION = "10"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted
 INDEX_FILE = "index.sqlite"
@@ -347,19 +347,19 @@ class ScopeIndex:
         ignore = IgnoreRules(self.root)
         for rel in removed:
             self._drop(rel)
+        wanted: list[FileStat] = []
         for stat in changed:
             self._drop(stat.rel)
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
                 continue
-            memory, problems = _parse_file(self.root, stat, self.scope)
-            key = None
-            if memory is not None:
-                key = self._insert_memory(memory)
+            wanted.append(stat)
+        for stat, prepared, problems in _prepare_all(self.root, self.scope, wanted):
+            key = self._store(prepared) if prepared is not None else None
             conn.execute("INSERT INTO files VALUES (?,?,?,?,?,0,?)",
                          (stat.rel, stat.mtime_ns, stat.size,
-                          memory.sha256 if memory else "", key,
+                          prepared.memory.sha256 if prepared else "", key,
                           json.dumps([_problem_row(p) for p in problems])))
         self._set_meta("version", SCHEMA_VERSION)
 
@@ -375,15 +375,9 @@ class ScopeIndex:
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
-    def _insert_memory(self, memory: Memory) -> int:
-        per_field = field_texts(memory)
-        lengths = [len(per_field[name]) for name in FIELDS]
-        counts: dict[str, list[int]] = {}
-        for i, name in enumerate(FIELDS):
-            for term in per_field[name]:
-                counts.setdefault(term, [0] * len(FIELDS))[i] += 1
-        globs = compile_globs(memory.applies_to) if memory.applies_to else []
-        signature = body_signature(memory.indexed_body)
+    def _store(self, prepared: Prepared) -> int:
+        memory, lengths, globs, signature = (prepared.memory, prepared.lengths, prepared.globs,
+                                             prepared.signature)
         cur = self.conn.execute(
             "INSERT INTO memories (id, rel, data, head, lengths, depth, dup_group, globs, active,"
             " signature, restricted, lifecycle, superseded_by, valid_from, valid_until, roles)"
@@ -398,8 +392,7 @@ class ScopeIndex:
         # With the default field weights (the usual case) BM25 reads this length directly.
         dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
         self.conn.executemany("INSERT INTO postings VALUES (?,?,?,?,?)",
-                              ((term, key, pack_counts(c), lens, dl)
-                               for term, c in counts.items()))
+                              ((term, key, packed, lens, dl) for term, packed in prepared.postings))
         self.conn.executemany("INSERT INTO bands VALUES (?,?)",
                               ((band, key) for band in sorted(set(signature[:BAND_KEYS]))))
         depth = self._delta.learn(memory, key, lengths)
@@ -583,6 +576,69 @@ def discard(root: Path) -> None:
 def is_corrupt(exc: BaseException) -> bool:
     """A damaged index file (not a locked or read-only one): the cure is to rebuild it."""
     return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A parsed memory with everything derived from it alone, ready to store."""
+
+    memory: Memory
+    lengths: list[int]
+    postings: list[tuple[str, int]]  # (term, packed per-field counts), in first-seen order
+    globs: list[tuple[str, bool]]
+    signature: list[int]
+
+
+def prepare(memory: Memory) -> Prepared:
+    per_field = field_texts(memory)
+    counts: dict[str, list[int]] = {}
+    for i, name in enumerate(FIELDS):
+        for term in per_field[name]:
+            counts.setdefault(term, [0] * len(FIELDS))[i] += 1
+    return Prepared(memory, [len(per_field[name]) for name in FIELDS],
+                    [(term, pack_counts(c)) for term, c in counts.items()],
+                    compile_globs(memory.applies_to) if memory.applies_to else [],
+                    body_signature(memory.indexed_body))
+
+
+PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
+PARALLEL_CHUNK = 2000  # files per round, so a 100k-memory index never holds all of them at once
+
+_Job = tuple[str, str, list[FileStat]]
+_Done = tuple[list[tuple[FileStat, Prepared | None, list[Problem]]], dict[str, str]]
+
+
+def _prepare_files(job: _Job) -> _Done:
+    """Parse and prepare some files (in a worker process, or in this one)."""
+    root, scope, stats = job
+    out: list[tuple[FileStat, Prepared | None, list[Problem]]] = []
+    for stat in stats:
+        memory, problems = _parse_file(Path(root), stat, scope)
+        out.append((stat, prepare(memory) if memory is not None else None, problems))
+    return out, take_fresh()
+
+
+def _prepare_all(root: Path, scope: str, stats: list[FileStat]
+                 ) -> Iterator[tuple[FileStat, Prepared | None, list[Problem]]]:
+    """Every file parsed and prepared, in order; a cold index of many files uses every core
+    (parsing and tokenizing are the cost; SQLite writes stay in this process)."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(stats) < PARALLEL_MIN or workers < 2:
+        yield from _prepare_files((str(root), scope, stats))[0]
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    size = max(64, min(500, len(stats) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers,
+                             mp_context=multiprocessing.get_context(method)) as pool:
+        for start in range(0, len(stats), PARALLEL_CHUNK):
+            chunk = stats[start:start + PARALLEL_CHUNK]
+            jobs = [(str(root), scope, chunk[i:i + size]) for i in range(0, len(chunk), size)]
+            for done, fresh in pool.map(_prepare_files, jobs):
+                seed_stems(fresh)  # so this process can record every stem in the index
+                yield from done
 
 
 def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:

@@ -51,12 +51,22 @@ def _load_stemmer() -> Callable[[str], str]:
     return _stemmer
 
 
+_fresh: dict[str, str] = {}  # stems computed since the last take_fresh(): indexing workers
+
+
 def stem(word: str) -> str:
     cached = _stem_cache.get(word)
     if cached is None:
         cached = _load_stemmer()(word) if word.isascii() and word.isalpha() else word
-        _stem_cache[word] = cached
+        _stem_cache[word] = _fresh[word] = cached
     return cached
+
+
+def take_fresh() -> dict[str, str]:
+    """The word -> stem pairs computed since the last call (a worker hands them back)."""
+    fresh = dict(_fresh)
+    _fresh.clear()
+    return fresh
 
 
 def seed_stems(pairs: dict[str, str]) -> None:

@@ -12,7 +12,8 @@ ENGRAM_ENV = ("ENGRAM_HOME", "ENGRAM_WORKSPACE", "ENGRAM_ROLE", "ENGRAM_DISABLE"
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(tmp_path_factory: pytest.TempPathFactory,
+                  monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point ENGRAM_HOME at an empty temp dir so no test reads or writes the real home."""
     for name in ENGRAM_ENV:
         monkeypatch.delenv(name, raising=False)

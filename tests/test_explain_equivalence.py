@@ -10,15 +10,16 @@ import random
 from pathlib import Path
 
 import pytest
-
 from conftest import write_memory
+
 from engram import pipeline
 from engram.pipeline import Request, build_pack
 
 WORDS = ("deploy release migrate cache retry queue webhook payment invoice tenant schema index "
          "lint format test fixture mock token auth session cookie header route handler worker "
          "metric trace log alert backup restore shard replica config secret vault build docker "
-         "image chart helm terraform module plan apply review branch merge commit tag version").split()
+         "image chart helm terraform module plan apply review branch merge commit tag "
+         "version").split()
 
 
 def make_corpus(root: Path, count: int, seed: int) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from conftest import write_memory
+
 from engram.hook import run_hook
 
 SAFE = """---

@@ -9,7 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import write_memory
+
 from engram.index import ScopeIndex
 from engram.model import WORKSPACE
 
@@ -63,3 +65,37 @@ def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: P
     for step in steps:
         step()
         assert derived(root) == full_rebuild(root, tmp_path)
+
+
+def index_rows(root: Path) -> tuple[object, ...]:
+    index = ScopeIndex.open(root, WORKSPACE)
+    try:
+        index.refresh()
+        conn = index.conn
+        return tuple(tuple(conn.execute(q).fetchall()) for q in (
+            "SELECT mem, id, rel, data, lengths, depth, dup_group, globs, signature FROM memories"
+            " ORDER BY mem",
+            "SELECT term, mem, counts, lens, dl FROM postings ORDER BY term, mem",
+            "SELECT word, stem FROM stems ORDER BY word",
+            "SELECT rel, sha256, mem, problems FROM files ORDER BY rel"))
+    finally:
+        index.close()
+
+
+def test_parallel_cold_index_equals_sequential(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram import index as index_mod
+
+    words = "deploying deployment migrations cached retries webhooks payments tenants".split()
+    roots = [tmp_path / name / ".engram" for name in ("seq", "par")]
+    for root in roots:
+        for n in range(60):
+            body = " ".join(words[(n + i) % len(words)] for i in range(25)) + f" unique{n}"
+            write_memory(root, f"d{n % 4}/m{n:03d}.md",
+                         memory(f"m{n:03d}", body, deps=f"m{n - 1:03d}" if n % 5 else ""))
+        write_memory(root, "bad.md", "---\nid: [oops\n---\n")
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 10_000)
+    sequential = index_rows(roots[0])
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(index_mod, "PARALLEL_CHUNK", 7)
+    assert index_rows(roots[1]) == sequential
