@@ -10,7 +10,10 @@ import re
 from collections.abc import Callable
 
 _COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+|[^\W\d_A-Za-z]+[0-9]*")
+# Identifier parts: a plural acronym (URLs), an acronym before a word (HTTPServer), a word, a
+# number, or letters outside A-Z.
+_CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+"
+                    r"|[^\W\d_A-Za-z]+[0-9]*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 _SPLIT = re.compile(r"[-_]")
 
@@ -83,6 +86,11 @@ def words(text: str) -> list[str]:
     out: list[str] = []
     for match in _COMPOUND.finditer(text):
         chunk = match.group(0)
+        if chunk.isascii() and chunk.isalnum() and (chunk.islower() or chunk.isdigit()):
+            # A plain lower-case word (most of any text): nothing to split.
+            if len(chunk) >= 2:
+                out.append(chunk)
+            continue
         if _CJK.search(chunk):
             _cjk_words(chunk, out)
             continue

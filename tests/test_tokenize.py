@@ -1,0 +1,42 @@
+"""The tokenizer as routing sees it: identifiers, plural acronyms, CJK, and the stems of the
+words that are never anchors."""
+
+from __future__ import annotations
+
+from snowballstemmer import stemmer
+
+from engram.tokenize import (
+    GENERIC_STEMS,
+    GENERIC_WORDS,
+    PROCEDURAL_WORDS,
+    anchors,
+    tokens,
+    words,
+)
+
+
+def test_identifiers_split_and_stay_whole() -> None:
+    assert words("useCallback") == ["usecallback", "use", "callback"]
+    assert words("rate-limit max_len") == ["rate-limit", "rate", "limit", "max_len", "max", "len"]
+    assert words("HTTPServer") == ["httpserver", "http", "server"]
+
+
+def test_plural_acronyms_stay_one_word() -> None:
+    # "DAGs" once split into "da" + "gs", which matched nothing anyone meant.
+    assert words("DAGs URLs APIs") == ["dags", "urls", "apis"]
+    assert tokens("URLs") == tokens("url")
+    assert words("getURLsFast") == ["geturlsfast", "get", "urls", "fast"]
+
+
+def test_plain_words_and_numbers() -> None:
+    assert words("deploy http2 429 a") == ["deploy", "http2", "429"]
+    assert anchors("retry 429") == ("retri",)
+
+
+def test_cjk_becomes_bigrams() -> None:
+    assert words("使用React组件") == ["使用", "react", "组件"]
+
+
+def test_generic_stems_are_the_stems_of_the_generic_words() -> None:
+    english = stemmer("english")
+    assert {english.stemWord(w) for w in GENERIC_WORDS | PROCEDURAL_WORDS} == GENERIC_STEMS
