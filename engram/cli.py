@@ -27,8 +27,8 @@ def _fails_cleanly(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except EngramError as exc:
-            for line in str(exc).splitlines():
-                click.echo(line if line.startswith("engram:") else f"engram: {line}", err=True)
+            for line in exc.lines():
+                click.echo(line, err=True)
             sys.exit(1)
 
     return wrapper  # type: ignore[return-value]
@@ -94,12 +94,8 @@ def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bo
     pack, rendered = pipeline.load(request)
     for line in report.stderr_lines(pack):
         click.echo(line, err=True)
-    if dry_run:
-        click.echo(report.dry_run(pack, rendered), nl=False)
-    elif as_json:
-        click.echo(report.as_json(pack, rendered), nl=False)
-    else:
-        click.echo(rendered.text, nl=False)
+    mode = "dry-run" if dry_run else "json" if as_json else "text"
+    click.echo(report.load_output(pack, rendered, mode), nl=False)
 
 
 @cli.command(epilog='Example: engram search "migrations"')

@@ -7,6 +7,11 @@ Every message starts with the file (and field) it is about, so editors and agent
 class EngramError(Exception):
     """A problem the user can fix; the CLI prints it and exits 1."""
 
+    def lines(self) -> list[str]:
+        """The message as the CLI prints it: one `engram: ...` line per line."""
+        return [line if line.startswith("engram:") else f"engram: {line}"
+                for line in str(self).splitlines()]
+
 
 class MemoryFileError(EngramError):
     """A memory file is invalid."""

@@ -22,6 +22,15 @@ def stderr_lines(pack: Pack) -> list[str]:
     return lines
 
 
+def load_output(pack: Pack, rendered: Rendered, mode: str = "text") -> str:
+    """What `engram load` prints on stdout: mode "text", "dry-run" or "json"."""
+    if mode == "dry-run":
+        return dry_run(pack, rendered)
+    if mode == "json":
+        return as_json(pack, rendered)
+    return rendered.text
+
+
 def search_text(hits: Sequence[Candidate]) -> str:
     lines = []
     for hit in hits:
