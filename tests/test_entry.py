@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import write_memory
+
 from engram.cli import cli
 
 RULE = """---
