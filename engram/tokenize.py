@@ -48,10 +48,41 @@ _stemmer: Callable[[str], str] | None = None
 def _load_stemmer() -> Callable[[str], str]:
     global _stemmer
     if _stemmer is None:
+        _stemmer = _english_stemmer()
+    return _stemmer
+
+
+def _english_stemmer() -> Callable[[str], str]:
+    """snowballstemmer's pure-Python English stemmer, loaded on its own.
+
+    The package's `__init__` imports all of its 30-odd languages (~11 ms, paid by every prompt
+    with a word the index has not seen), and hands over to PyStemmer's C build when that is
+    installed, which would make stems depend on the machine. Loading `english_stemmer` under a
+    private package name runs neither; any surprise falls back to the public API.
+    """
+    import importlib
+    import importlib.util
+    import sys
+    import types
+
+    try:
+        spec = importlib.util.find_spec("snowballstemmer")
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("snowballstemmer")
+        package = types.ModuleType(_PRIVATE_PACKAGE)
+        package.__path__ = list(spec.submodule_search_locations)
+        sys.modules.setdefault(_PRIVATE_PACKAGE, package)
+        module = importlib.import_module(f"{_PRIVATE_PACKAGE}.english_stemmer")
+        stem_word: Callable[[str], str] = module.EnglishStemmer().stemWord
+        return stem_word
+    except Exception:  # noqa: BLE001 - a packaging change must not break stemming
         from snowballstemmer import stemmer
 
-        _stemmer = stemmer("english").stemWord
-    return _stemmer
+        fallback: Callable[[str], str] = stemmer("english").stemWord
+        return fallback
+
+
+_PRIVATE_PACKAGE = "_engram_snowball"
 
 
 _fresh: dict[str, str] = {}  # stems computed since the last take_fresh(): indexing workers

@@ -40,3 +40,17 @@ def test_cjk_becomes_bigrams() -> None:
 def test_generic_stems_are_the_stems_of_the_generic_words() -> None:
     english = stemmer("english")
     assert {english.stemWord(w) for w in GENERIC_WORDS | PROCEDURAL_WORDS} == GENERIC_STEMS
+
+
+def test_private_stemmer_is_snowballs_english_stemmer() -> None:
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from engram.tokenize import _english_stemmer
+
+    reference = EnglishStemmer().stemWord
+    ours = _english_stemmer()
+    sample = ("deploying deployment deployed generously happiness running runs ran caresses "
+              "ponies ties caress cats feed agreed disabled matting mating meeting milling "
+              "messing meetings sky news innings proceed exceed succeed communism arsenal "
+              "generate generous universal university").split()
+    assert [ours(w) for w in sample] == [reference(w) for w in sample]
