@@ -23,6 +23,15 @@ from engram.model import (
     Problem,
 )
 from engram.safety import KINDS as SAFETY_KINDS
+from engram.sections import HEADING as _HEADING
+from engram.sections import HIDDEN_TITLES as HIDDEN_TITLES  # re-exported: part of parse's API
+from engram.sections import LINE_BREAK as _LINE_BREAK
+from engram.sections import closes_fence as _closes_fence
+from engram.sections import opens_fence as _opens_fence
+from engram.sections import rendered_lines as rendered_lines  # re-exported
+from engram.sections import sections as _sections
+from engram.sections import split_frontmatter as _split_frontmatter
+from engram.sections import trim_blank as _trim_blank
 
 # A memory is a note for an agent; anything larger is a document and would swamp a context pack.
 MAX_FILE_BYTES = 256 * 1024
@@ -31,7 +40,6 @@ MAX_ID_CHARS = 80
 MAX_FIRST_SENTENCE_CHARS = 200
 
 ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
-HIDDEN_TITLES = ("context", "example", "origin")
 _TYPES_HINT = " (rule, skill or knowledge)"
 LEVELS = {"foundation": 0, "basic": 0, "core": 0, "intermediate": 1, "advanced": 2}
 KNOWN_KEYS = (
@@ -40,12 +48,7 @@ KNOWN_KEYS = (
     "valid_from", "valid_until", "sources", "superseded_by", "load", "safety",
 )  # fmt: skip
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_DELIMITER = re.compile(r"---[ \t]*")
-_CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?[ \t]+")
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -115,16 +118,6 @@ def _decode(raw: bytes, report: _Report) -> str | None:
         report.error(1, "file", "binary file (contains NUL bytes), not Markdown text")
         return None
     return text.removeprefix("\ufeff")  # editors on Windows add a BOM; it is not content
-
-
-def _split_frontmatter(lines: list[str]) -> int | None:
-    """Index of the closing delimiter line; None without an opening one, -1 if never closed."""
-    if not lines or not _DELIMITER.fullmatch(lines[0]):
-        return None
-    for index in range(1, len(lines)):
-        if _CLOSING.fullmatch(lines[index]):
-            return index
-    return -1
 
 
 class _Fields:
@@ -512,69 +505,6 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
 
 
 # --- Body ------------------------------------------------------------------------------------
-
-
-def rendered_lines(raw_text: str) -> list[tuple[int, str]]:
-    """The rendered body as (1-based file line, text) pairs: no frontmatter, no hidden sections."""
-    lines = _LINE_BREAK.split(raw_text.removeprefix("\ufeff"))
-    closing = _split_frontmatter(lines)
-    if closing is None:
-        start = 0
-    elif closing < 0:
-        return []  # an unterminated frontmatter: nothing after it is known to be body
-    else:
-        start = closing + 1
-    body = list(enumerate(lines[start:], start=start + 1))
-    return _trim_blank([(n, t) for n, t, state in _sections(body) if state == "shown"])
-
-
-def _opens_fence(text: str) -> str | None:
-    """The fence a line opens (``` or ~~~, any indent, as list items indent them), or None."""
-    opened = _FENCE.match(text)
-    if not opened or (opened.group(1)[0] == "`" and "`" in opened.group(2)):
-        return None  # a backtick fence's info string never holds a backtick: inline code
-    return opened.group(1)
-
-
-def _closes_fence(fence: str, text: str) -> bool:
-    closed = _FENCE.match(text)
-    return bool(closed and closed.group(1)[0] == fence[0] and len(closed.group(1)) >= len(fence)
-                and not closed.group(2).strip())
-
-
-def _sections(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
-    """Tag each body line: "shown", "context" (indexed only), "heading" of a hidden section, or
-    "hidden" (Example/Origin). A hidden section runs to the next heading of its level or higher."""
-    hidden: list[tuple[int, str]] = []  # open hidden sections, outermost first: (level, title)
-    fence: str | None = None
-    for number, text in lines:
-        if fence is not None:
-            if _closes_fence(fence, text):
-                fence = None
-        elif (fence := _opens_fence(text)) is None and (heading := _HEADING.fullmatch(text)):
-            level = len(heading.group(1))
-            title = (heading.group(2) or "").strip().lower()
-            while hidden and hidden[-1][0] >= level:
-                hidden.pop()
-            if title in HIDDEN_TITLES:
-                hidden.append((level, title))
-                yield number, text, "heading"
-                continue
-        if not hidden:
-            yield number, text, "shown"
-        elif hidden[-1][1] == "context":
-            yield number, text, "context"
-        else:
-            yield number, text, "hidden"
-
-
-def _trim_blank(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    start, end = 0, len(lines)
-    while start < end and not lines[start][1].strip():
-        start += 1
-    while end > start and not lines[end - 1][1].strip():
-        end -= 1
-    return lines[start:end]
 
 
 def _first_paragraph(lines: list[str]) -> list[str]:

@@ -176,8 +176,8 @@ class Printable:
 
 def check_printable(memory: Memory, root: Path) -> Printable:
     """Re-read the file, compare its hash with the index, and safety-scan what would print."""
-    from engram.parse import rendered_lines
     from engram.safety import scan
+    from engram.sections import rendered_lines
 
     try:
         raw = (root / memory.rel_path).read_bytes()
