@@ -172,6 +172,9 @@ def locked_session(state_dir: Path, host: str, session_id: str,
         prune(state_dir)
 
 
+STRAY_TEMP_SECONDS = 3600  # no write takes an hour: an older temp file is a killed writer's
+
+
 def prune(state_dir: Path, *, now: float | None = None, max_age: float = MAX_AGE_SECONDS) -> int:
     """Remove session files untouched for `max_age` seconds; returns how many went."""
     cutoff = (time.time() if now is None else now) - max_age
@@ -180,11 +183,14 @@ def prune(state_dir: Path, *, now: float | None = None, max_age: float = MAX_AGE
         entries = list(os.scandir(state_dir))
     except OSError:
         return 0
+    stray_cutoff = (time.time() if now is None else now) - STRAY_TEMP_SECONDS
     for entry in entries:
-        if not entry.name.startswith(_PREFIX):
+        # A process killed between writing its temp file and renaming it leaves the temp file.
+        stray = entry.name.startswith(".") and entry.name.endswith(".tmp")
+        if not entry.name.startswith(_PREFIX) and not stray:
             continue
         try:
-            if entry.stat().st_mtime < cutoff:
+            if entry.stat().st_mtime < (stray_cutoff if stray else cutoff):
                 os.unlink(entry.path)
                 removed += 1
         except OSError:

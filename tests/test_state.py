@@ -80,3 +80,14 @@ def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
     atomic_write(target, "two", shared=True)
     assert target.read_text() == "two"
     assert [p.name for p in tmp_path.iterdir()] == ["x.json"]
+
+
+def test_prune_removes_temp_files_a_killed_writer_left(tmp_path: Path) -> None:
+    stray = tmp_path / ".session-claude-s1.json.abc123.tmp"
+    fresh = tmp_path / ".session-claude-s2.json.def456.tmp"
+    stray.write_text("{")
+    fresh.write_text("{")
+    hours_ago = time.time() - 2 * 3600
+    os.utime(stray, (hours_ago, hours_ago))
+    assert prune(tmp_path) == 1
+    assert not stray.exists() and fresh.exists()  # a write in progress is never touched
