@@ -311,12 +311,19 @@ class ScopeIndex:
             if not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
                 return False
-            if len(changed) > BULK_FILES:
+            bulk = len(changed) > BULK_FILES
+            if bulk:
                 # Postings land in term order, i.e. all over the B-tree: with SQLite's default
                 # 2 MB page cache a large re-index thrashes (this connection only lives for
                 # one command, so the bigger cache goes with it).
                 conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+            if full:
+                # Nothing to delete by memory in an empty index: build the by-memory index once
+                # at the end instead of row by row.
+                conn.execute("DROP INDEX IF EXISTS postings_mem")
             self._apply(changed, removed)
+            if full:
+                conn.execute("CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem)")
             # Word -> stem pairs seen while indexing: a warm query looks its words up here
             # instead of importing snowball.
             conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
