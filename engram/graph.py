@@ -96,9 +96,7 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
 def _shadowed(scopes: Scopes) -> tuple[str, ...]:
     if len(scopes.indexes) < 2:
         return ()
-    ws_ids = {r.memory.id for r in scopes.indexes[0].all_records()}
-    return tuple(sorted(r.memory.id for r in scopes.indexes[1].all_records()
-                        if r.memory.id in ws_ids))
+    return tuple(sorted(scopes.indexes[0].all_ids() & scopes.indexes[1].all_ids()))
 
 
 def format_text(report: GraphReport) -> str:

@@ -367,7 +367,8 @@ class ScopeIndex:
             self._drop(rel)
         wanted: list[FileStat] = []
         for stat in changed:
-            self._drop(stat.rel)
+            if not self._delta.full:  # a full refresh starts from empty tables
+                self._drop(stat.rel)
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -511,6 +512,9 @@ class ScopeIndex:
         for start in range(0, len(wanted), 500):
             chunk = wanted[start:start + 500]
             yield from self.conn.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
+    def all_ids(self) -> set[str]:
+        return {mid for (mid,) in self.conn.execute("SELECT id FROM memories WHERE active=1")}
 
     def present_ids(self, ids: Iterable[str]) -> set[str]:
         """Which of these ids an active memory of this scope has."""

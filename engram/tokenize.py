@@ -149,7 +149,8 @@ def _cjk_words(chunk: str, out: list[str]) -> None:
 
 def tokens(text: str) -> list[str]:
     """Stemmed tokens of text: what the index stores and queries are matched against."""
-    return [stem(w) for w in words(text)]
+    known = _stem_cache.get  # most words were stemmed before: skip the call into stem()
+    return [known(w) or stem(w) for w in words(text)]
 
 
 # The stems of GENERIC_WORDS | PROCEDURAL_WORDS, written out so a query never needs snowball
