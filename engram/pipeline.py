@@ -6,6 +6,7 @@ discover -> parse -> index (refreshed incrementally) -> route -> rank -> expand 
 from __future__ import annotations
 
 import datetime as _dt
+import heapq
 import json
 import os
 from collections import Counter, defaultdict
@@ -286,9 +287,8 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
     ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
     ranked_ids = {id(s) for s in ranked}
-    rest = [s for s in scored if id(s) not in ranked_ids]
-    rest.sort(key=lambda s: (-base[id(s)], s.scope_rank, s.key))
-    return ranked + rest
+    # Unranked candidates are only counted (never shown), so their order does not matter.
+    return ranked + [s for s in scored if id(s) not in ranked_ids]
 
 
 def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence]) -> set[int]:
@@ -339,7 +339,6 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
     could enter the top `need` related (every candidate when need is None); returns them ranked.
     """
     lock = SourcesLock(ctx.engram_dir)
-    todo = sorted(scored, key=lambda s: (-base[id(s)], s.scope_rank, s.key))
     done: list[_Scored] = []
 
     def rank_batch(batch: list[_Scored]) -> None:
@@ -350,23 +349,24 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
 
     # Memories with a record already (those in a duplicate group) are always ranked, so
     # duplicate groups resolve exactly; the rest only as far down as it can matter.
-    special = [s for s in todo if s.record is not None]
+    special = [s for s in scored if s.record is not None]
     rank_batch(special)
     if need is None:
-        rank_batch([s for s in todo if s.record is None])
+        rank_batch([s for s in scored if s.record is None])
     else:
         need += sum(1 for s in special if s.rec.dup_group is not None)
-        waiting = [s for s in todo if s.record is None and s.excluded is None]
+        # A heap, not a sort: usually only the first batch or two is ever taken.
+        heap = [(-base[id(s)], s.scope_rank, s.key, n) for n, s in enumerate(scored)
+                if s.record is None and s.excluded is None]
+        heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
-        taken = 0
-        while taken < len(waiting):
+        while heap:
             live = sorted((s.score for s in done if s.excluded is None), reverse=True)
-            nxt = waiting[taken]
-            if len(live) >= need and base[id(nxt)] * boosts[nxt.scope_rank] < live[need - 1]:
+            top_base, top_scope = -heap[0][0], heap[0][1]
+            if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
                 break
-            batch = waiting[taken:taken + FINALIZE_BATCH]
-            rank_batch(batch)
-            taken += len(batch)
+            count = min(FINALIZE_BATCH, len(heap))
+            rank_batch([scored[heapq.heappop(heap)[3]] for _ in range(count)])
     done.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.rec.memory.id,
                                            s.evidence.path_match))
     _mark_duplicates(done)
