@@ -652,17 +652,27 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat]
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     size = max(64, min(500, len(stats) // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=multiprocessing.get_context(method)) as pool:
-        for start in range(0, len(stats), PARALLEL_CHUNK):
-            chunk = stats[start:start + PARALLEL_CHUNK]
-            jobs = [(str(root), scope, chunk[i:i + size]) for i in range(0, len(chunk), size)]
-            for done, fresh in pool.map(_prepare_files, jobs):
-                seed_stems(fresh)  # so this process can record every stem in the index
-                yield from done
+    handed = 0
+    try:
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=multiprocessing.get_context(method)) as pool:
+            for start in range(0, len(stats), PARALLEL_CHUNK):
+                chunk = stats[start:start + PARALLEL_CHUNK]
+                jobs = [(str(root), scope, chunk[i:i + size])
+                        for i in range(0, len(chunk), size)]
+                for done, fresh in pool.map(_prepare_files, jobs):
+                    seed_stems(fresh)  # so this process can record every stem in the index
+                    for item in done:
+                        yield item
+                        handed += 1
+    except (OSError, BrokenProcessPool, RuntimeError, ImportError):
+        # No worker processes here (a sandbox without semaphores, a killed worker): the rest
+        # is parsed in this process, so indexing is slower but never fails for it.
+        yield from _prepare_files((str(root), scope, stats[handed:]))[0]
 
 
 def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:

@@ -99,3 +99,24 @@ def test_parallel_cold_index_equals_sequential(tmp_path: Path,
     monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
     monkeypatch.setattr(index_mod, "PARALLEL_CHUNK", 7)
     assert index_rows(roots[1]) == sequential
+
+
+def test_cold_index_without_worker_processes_falls_back(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures
+
+    from engram import index as index_mod
+
+    roots = [tmp_path / name / ".engram" for name in ("seq", "broken")]
+    for root in roots:
+        for n in range(30):
+            write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Body number {n} here."))
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 10_000)
+    sequential = index_rows(roots[0])
+
+    def no_processes(*args: object, **kwargs: object) -> None:
+        raise OSError("no semaphores in this sandbox")
+
+    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
+    assert index_rows(roots[1]) == sequential
