@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from engram.errors import EngramError
+from engram.fsutil import atomic_write
 from engram.hosts import HOSTS, get_host
 from engram.hosts.base import Host
-from engram.state import atomic_write
 
 PROJECT = "project"
 GLOBAL = "global"

@@ -19,7 +19,7 @@ from typing import TypeVar
 from engram import expand, rank, route
 from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
 from engram.errors import UnknownIdError
-from engram.fsutil import atomic_write_text
+from engram.fsutil import atomic_write
 from engram.index import (
     FIELDS,
     Record,
@@ -670,7 +670,7 @@ def _record_fetches(ctx: Context, ids: list[str]) -> None:
     for mid in ids:
         history[mid] = ctx.today
     try:
-        atomic_write_text(ctx.state_dir / FETCH_FILE,
+        atomic_write(ctx.state_dir / FETCH_FILE,
                           json.dumps(dict(sorted(history.items())), indent=1) + "\n")
     except OSError:
         pass  # losing a ranking hint must never fail a fetch

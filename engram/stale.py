@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engram.errors import EngramError
-from engram.fsutil import atomic_write_text
+from engram.fsutil import atomic_write
 from engram.model import Memory
 
 LOCK_FILE = "sources.lock"
@@ -65,5 +65,7 @@ class SourcesLock:
             self.entries[memory.id] = hashes
         payload = {"version": 1, "memories": {k: dict(sorted(v.items()))
                                                for k, v in sorted(self.entries.items())}}
-        atomic_write_text(self.path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
+        # Committed with the project, so it gets a normal file mode, not a private one.
+        atomic_write(self.path, json.dumps(payload, indent=2, sort_keys=True) + "\n",
+                     shared=True)
         return problems

@@ -9,12 +9,13 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
+
+from engram.fsutil import atomic_write
 
 STATE_VERSION = 1
 # Sessions idle this long are gone from every host's resume list; their files are pruned.
@@ -113,33 +114,6 @@ def _unlock(handle: IO[bytes]) -> None:
         msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
         return
     fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
-def atomic_write(path: Path, text: str, *, shared: bool = False) -> None:
-    """Write `text` to a temp file beside `path`, then rename it over: readers never see half.
-
-    `shared` files (host configs, rule files meant to be committed) keep an existing file's mode,
-    else get the usual 0644 minus umask, instead of mkstemp's private 0600.
-    """
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        if shared:
-            try:
-                mode = path.stat().st_mode & 0o7777
-            except OSError:
-                umask = os.umask(0)
-                os.umask(umask)
-                mode = 0o666 & ~umask
-            os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def read_state(path: Path) -> SessionState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from cli_helpers import body_ids, load, mem, ok, put, run
@@ -205,3 +206,17 @@ def test_init_workspace_option(tmp_path: Path) -> None:
     target.mkdir()
     ok(run(["init", "--workspace", str(target)], tmp_path))
     assert (target / ".engram" / "README.md").is_file()
+
+
+def test_sources_lock_is_written_with_a_normal_file_mode(workspace: Path) -> None:
+    # sources.lock is committed with the project: a private 0600 file would surprise a team.
+    from engram.model import Memory
+    from engram.stale import SourcesLock
+
+    (workspace / "src.txt").write_text("x\n")
+    lock = SourcesLock(workspace / ".engram")
+    lock.record([Memory(id="m", type="rule", scope="workspace", rel_path="m.md", sha256="0",
+                        sources=("src.txt",))])
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (workspace / ".engram" / "sources.lock").stat().st_mode & 0o777 == 0o666 & ~umask

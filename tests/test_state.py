@@ -8,9 +8,9 @@ import os
 import time
 from pathlib import Path
 
+from engram.fsutil import atomic_write
 from engram.state import (
     SessionState,
-    atomic_write,
     locked_session,
     memory_key,
     prune,
