@@ -279,10 +279,7 @@ class ScopeIndex:
 
     def _reset(self) -> None:
         self.close()
-        if self.db_path != ":memory:":
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                with suppress(OSError):
-                    os.unlink(self.db_path + suffix)
+        _unlink_database(self.db_path)
         self.conn = _connect(self.db_path)
 
     def _refresh(self, force: bool) -> bool:
@@ -588,11 +585,17 @@ def _problem_row(problem: Problem) -> dict[str, object]:
 def discard(root: Path) -> None:
     """Delete a scope's index files, so the next open rebuilds it from the memory files."""
     cache = derived_dir(root, CACHE_DIRNAME)
-    if cache is None:
+    if cache is not None:
+        _unlink_database(str(cache / INDEX_FILE))
+
+
+def _unlink_database(db_path: str) -> None:
+    """Remove a database file with its WAL, shared-memory and journal companions."""
+    if db_path == ":memory:":
         return
     for suffix in ("", "-wal", "-shm", "-journal"):
         with suppress(OSError):
-            os.unlink(str(cache / INDEX_FILE) + suffix)
+            os.unlink(db_path + suffix)
 
 
 def is_corrupt(exc: BaseException) -> bool:
@@ -719,6 +722,15 @@ def dependency_depths(deps: dict[str, tuple[str, ...]], levels: dict[str, int]) 
 
 
 def _connect(db_path: str) -> sqlite3.Connection:
+    try:
+        return _open(db_path)
+    except sqlite3.DatabaseError:
+        # Not a database (or damaged beyond opening): never trusted, never fatal; start over.
+        _unlink_database(db_path)
+        return _open(db_path)
+
+
+def _open(db_path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
@@ -726,13 +738,7 @@ def _connect(db_path: str) -> sqlite3.Connection:
         _create(conn)
     except sqlite3.DatabaseError:
         conn.close()
-        if db_path != ":memory:":
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                with suppress(OSError):
-                    os.unlink(db_path + suffix)
-        conn = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        _create(conn)
+        raise
     return conn
 
 
