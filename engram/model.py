@@ -95,7 +95,6 @@ class Candidate:
 
     memory: Memory
     bm25: float = 0.0
-    path_bonus: float = 0.0
     multipliers: tuple[tuple[str, float], ...] = ()
     score: float = 0.0
     matched: tuple[tuple[str, str], ...] = ()  # (field, stemmed term)

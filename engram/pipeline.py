@@ -438,7 +438,7 @@ def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Ca
     matched = tuple(sorted((f, t) for t, fs in ev.fields.items() for f in fs))
     return Candidate(
         memory=item.rec.memory, bm25=item.bm25,
-        path_bonus=0.0, multipliers=tuple(item.multipliers), score=item.score,
+        multipliers=tuple(item.multipliers), score=item.score,
         matched=matched, path_match=ev.path_match, anchors_matched=ev.anchors_matched,
         strong_match=ev.strong, stale=item.stale, excluded=reason or item.excluded,
         excluded_detail=item.detail, rank=rank_no)

@@ -41,17 +41,10 @@ def weighted_len(lengths: Sequence[int], weights: Sequence[float]) -> float:
     return sum(n * w for n, w in zip(lengths, weights, strict=False))
 
 
-def term_score(tf: float, doc_len: float, term_idf: float, stats: CorpusStats) -> float:
-    if tf <= 0:
-        return 0.0
-    norm = K1 * (1.0 - B + B * doc_len / stats.avg_len) if stats.avg_len > 0 else K1
-    return term_idf * tf * (K1 + 1.0) / (tf + norm)
-
-
 def bm25_scores(tfs: Mapping[int, Mapping[str, float]], doc_lengths: Mapping[int, float],
                 idfs: Mapping[str, float], stats: CorpusStats) -> dict[int, float]:
-    """BM25 of many documents at once: term_score inlined, since a common anchor can make
-    thousands of memories candidates and this loop is then the hot spot of a load."""
+    """Okapi BM25 (K1, B) of many documents at once, in one tight loop: a common anchor can make
+    thousands of memories candidates, and this loop is then the hot spot of a load."""
     k1_plus = K1 + 1.0
     base_norm = K1 * (1.0 - B)
     slope = K1 * B / stats.avg_len if stats.avg_len > 0 else 0.0

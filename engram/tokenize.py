@@ -161,10 +161,6 @@ GENERIC_STEMS = frozenset({
 })
 
 
-def _generic_stems() -> frozenset[str]:
-    return GENERIC_STEMS
-
-
 def is_procedural(query: str) -> bool:
     lowered = query.lower()
     return bool(_HOW_TO.search(lowered)) or any(w in PROCEDURAL_WORDS for w in words(lowered))
@@ -176,14 +172,13 @@ def anchors(query: str) -> tuple[str, ...]:
     Stopwords, generic memory words, procedural markers and bare numbers are never anchors.
     """
     seen: dict[str, None] = {}
-    generic = _generic_stems()
     for word in words(query):
         if word in STOPWORDS or word in GENERIC_WORDS or word in PROCEDURAL_WORDS:
             continue
         if word.isdigit():
             continue
         stemmed = stem(word)
-        if stemmed in generic or len(stemmed) < 2 and not _CJK.match(stemmed):
+        if stemmed in GENERIC_STEMS or len(stemmed) < 2 and not _CJK.match(stemmed):
             continue
         seen.setdefault(stemmed, None)
     return tuple(seen)
