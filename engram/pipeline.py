@@ -12,7 +12,7 @@ import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import wraps
+from functools import cached_property, wraps
 from pathlib import Path
 from typing import TypeVar
 
@@ -71,6 +71,11 @@ class Context:
     today: str
     role: str | None
     cwd: Path = field(default_factory=Path.cwd)
+
+    @cached_property
+    def sources_lock(self) -> SourcesLock:
+        """The workspace's sources.lock, read once per command however many memories ask."""
+        return SourcesLock(self.engram_dir)
 
 
 def today() -> str:
@@ -301,26 +306,33 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 def _exclude(item: _Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
              gate: bool, anchor_count: int) -> None:
     e = item.evidence
-    if memory is None and not shadowed and not e.negated and e.tf:
-        # The common case, kept cheap: only the gate can exclude it.
-        if gate and not route.passes_gate(anchor_count, e):
-            item.excluded, item.detail = "gate", "one weak match for a long query"
-        return
+    # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
+    # can fail before the gate: testing that first keeps the common case to one check.
+    if memory is not None or shadowed or e.negated or not e.tf:
+        reason = _visibility_exclusion(e, ctx, memory, shadowed)
+        if reason is not None:
+            item.excluded, item.detail = reason
+            return
+    if gate and not route.passes_gate(anchor_count, e):
+        item.excluded, item.detail = "gate", "one weak match for a long query"
+
+
+def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
+                          shadowed: bool) -> tuple[str, str] | None:
+    """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
+    the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
     if shadowed:
-        item.excluded, item.detail = "shadowed", "workspace memory has this id"
-    elif lifecycle is not None:
-        item.excluded, item.detail = "lifecycle", lifecycle
-    elif memory is not None and not route.role_visible(memory, ctx.role):
-        item.excluded = "role"
-        item.detail = "roles " + ",".join(memory.roles)
-    elif not e.tf and not e.path_match:
-        item.excluded, item.detail = "negated", "matched only its own exclusion clause"
-    elif route.is_negated(e):
-        item.excluded = "negated"
-        item.detail = "query matches its exclusion clause: " + ",".join(sorted(e.negated))
-    elif gate and not route.passes_gate(anchor_count, e):
-        item.excluded, item.detail = "gate", "one weak match for a long query"
+        return "shadowed", "workspace memory has this id"
+    if lifecycle is not None:
+        return "lifecycle", lifecycle
+    if memory is not None and not route.role_visible(memory, ctx.role):
+        return "role", "roles " + ",".join(memory.roles)
+    if not e.tf and not e.path_match:
+        return "negated", "matched only its own exclusion clause"
+    if route.is_negated(e):
+        return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
+    return None
 
 
 def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
@@ -338,7 +350,7 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
     """Decode records and apply multipliers, best base score first, until no candidate left
     could enter the top `need` related (every candidate when need is None); returns them ranked.
     """
-    lock = SourcesLock(ctx.engram_dir)
+    lock = ctx.sources_lock
     done: list[_Scored] = []
 
     def rank_batch(batch: list[_Scored]) -> None:
@@ -545,7 +557,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     changed: list[Memory] = []
     withheld: list[tuple[str, Finding]] = []
     excluded: list[tuple[str, str]] = []
-    lock = SourcesLock(ctx.engram_dir)
+    lock = ctx.sources_lock
     printable_list: list[tuple[expand.Member | expand.Routed, str]] = [
         (m, "body" if m.memory.id in bodies else "card") for m in selection.members]
     printable_list += [(r, "related") for r in selection.cut[:5]]
@@ -653,7 +665,7 @@ def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
             withheld.extend((mid, f) for f in check.findings)
             continue
         items.append(PackItem(memory, "body", 0.0, _requires(memory, scopes),
-                              SourcesLock(ctx.engram_dir).is_stale(memory), None, check.body, n))
+                              ctx.sources_lock.is_stale(memory), None, check.body, n))
     if not found_any:
         raise UnknownIdError("\n".join(warnings))
     if request.record_fetch:
