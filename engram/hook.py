@@ -210,10 +210,10 @@ def _ignored(run: _Run) -> _Outcome:
 
 
 def _session_start(run: _Run) -> _Outcome:
-    from engram.pipeline import session_pack, visible_memories
+    from engram.pipeline import session_start
 
-    pack = session_pack(run.base)
-    index = index_line(visible_memories(run.base))
+    pack, visible = session_start(run.base)
+    index = index_line(visible)
     with run.session() as state:
         state.reset()
         state.last_pack = []

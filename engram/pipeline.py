@@ -72,6 +72,11 @@ class Context:
     role: str | None
     cwd: Path = field(default_factory=Path.cwd)
 
+    def can_see(self, memory: Memory) -> bool:
+        """In its lifecycle window today and visible to the active role."""
+        return (route.lifecycle_exclusion(memory, self.today) is None
+                and route.role_visible(memory, self.role))
+
     @cached_property
     def sources_lock(self) -> SourcesLock:
         """The workspace's sources.lock, read once per command however many memories ask."""
@@ -132,11 +137,8 @@ class Scopes:
         if memory_id not in self._visible:
             hit = self.find(memory_id)
             result = None
-            if hit is not None:
-                memory = hit[0].memory
-                if (route.lifecycle_exclusion(memory, self.ctx.today) is None
-                        and route.role_visible(memory, self.ctx.role)):
-                    result = (memory, hit[0].depth)
+            if hit is not None and self.ctx.can_see(hit[0].memory):
+                result = (hit[0].memory, hit[0].depth)
             self._visible[memory_id] = result
         return self._visible[memory_id]
 
@@ -568,9 +570,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
             changed.append(memory)
             continue
         if check.status != "ok":
-            reason = ("unsafe:" + check.findings[0].kind) if check.status == "unsafe" \
-                else "changed"
-            excluded.append((memory.id, reason))
+            excluded.append((memory.id, check.exclusion))
             withheld.extend((memory.id, f) for f in check.findings)
             continue
         scored_item = by_id.get((memory.scope, memory.id))
@@ -659,9 +659,7 @@ def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
             warnings.append(f"engram: warning: {mid} is for roles {', '.join(memory.roles)}")
         check = check_printable(memory, scopes.root_of(memory))
         if check.status != "ok":
-            reason = ("unsafe:" + check.findings[0].kind) if check.status == "unsafe" \
-                else "changed"
-            excluded.append((mid, reason))
+            excluded.append((mid, check.exclusion))
             withheld.extend((mid, f) for f in check.findings)
             continue
         items.append(PackItem(memory, "body", 0.0, _requires(memory, scopes),
@@ -714,43 +712,52 @@ def visible_memories(request: Request) -> list[Memory]:
     ctx = resolve(request)
     scopes = Scopes(ctx)
     try:
-        return [r.memory for r, _ in scopes.all_records()
-                if route.lifecycle_exclusion(r.memory, ctx.today) is None
-                and route.role_visible(r.memory, ctx.role)]
+        return _visible_memories(ctx, scopes)
     finally:
         scopes.close()
+
+
+def session_pack(request: Request) -> Pack:
+    """What a new session starts with: `load: always` memories and foundation-level rules."""
+    return session_start(request)[0]
 
 
 @_rebuilds_corrupt_index
-def session_pack(request: Request) -> Pack:
-    """What a new session starts with: `load: always` memories and foundation-level rules."""
+def session_start(request: Request) -> tuple[Pack, list[Memory]]:
+    """The session pack and every visible memory (for the hook's one-line index), from one
+    opening of the indexes: a session start should walk the files once, not twice."""
     ctx = resolve(request)
     scopes = Scopes(ctx)
     try:
-        chosen = [(r, n) for r, n in scopes.all_records()
-                  if (r.memory.load == "always"
-                      or (r.memory.type == "rule" and r.memory.level == 0))
-                  and route.lifecycle_exclusion(r.memory, ctx.today) is None
-                  and route.role_visible(r.memory, ctx.role)]
-        chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
-        routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
-        selection = expand.select(routed, scopes.visible, None)
-        ranks = expand.rank_order(selection)
-        items: list[PackItem] = []
-        excluded: list[tuple[str, str]] = []
-        withheld: list[tuple[str, Finding]] = []
-        for member in selection.members:
-            check = check_printable(member.memory, scopes.root_of(member.memory))
-            if check.status != "ok":
-                excluded.append((member.memory.id, "unsafe:" + check.findings[0].kind
-                                 if check.findings else "changed"))
-                withheld.extend((member.memory.id, f) for f in check.findings)
-                continue
-            items.append(PackItem(member.memory, "body", member.score,
-                                  _requires(member.memory, scopes), False,
-                                  member.prerequisite_of, check.body,
-                                  ranks.get(member.memory.id, 0)))
-        return Pack(request.query, (), tuple(items), len(items), excluded=tuple(excluded),
-                    withheld=tuple(withheld))
+        return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)
     finally:
         scopes.close()
+
+
+def _visible_memories(ctx: Context, scopes: Scopes) -> list[Memory]:
+    return [r.memory for r, _ in scopes.all_records() if ctx.can_see(r.memory)]
+
+
+def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
+    chosen = [(r, n) for r, n in scopes.all_records()
+              if (r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0))
+              and ctx.can_see(r.memory)]
+    chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
+    routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
+    selection = expand.select(routed, scopes.visible, None)
+    ranks = expand.rank_order(selection)
+    items: list[PackItem] = []
+    excluded: list[tuple[str, str]] = []
+    withheld: list[tuple[str, Finding]] = []
+    for member in selection.members:
+        check = check_printable(member.memory, scopes.root_of(member.memory))
+        if check.status != "ok":
+            excluded.append((member.memory.id, check.exclusion))
+            withheld.extend((member.memory.id, f) for f in check.findings)
+            continue
+        items.append(PackItem(member.memory, "body", member.score,
+                              _requires(member.memory, scopes), False,
+                              member.prerequisite_of, check.body,
+                              ranks.get(member.memory.id, 0)))
+    return Pack(request.query, (), tuple(items), len(items), excluded=tuple(excluded),
+                withheld=tuple(withheld))

@@ -173,6 +173,11 @@ class Printable:
     findings: tuple[Finding, ...] = ()
     allowed: tuple[Finding, ...] = ()
 
+    @property
+    def exclusion(self) -> str:
+        """The reason dry-run and --json give for a memory that did not pass."""
+        return f"unsafe:{self.findings[0].kind}" if self.findings else "changed"
+
 
 def check_printable(memory: Memory, root: Path) -> Printable:
     """Re-read the file, compare its hash with the index, and safety-scan what would print."""
