@@ -136,6 +136,7 @@ def rule_key(path: Path) -> str | None:
 def _plan(cwd: str, workspace: str | None, hosts: Sequence[str]) -> _Plan:
     from engram.model import WORKSPACE
     from engram.pipeline import Request, build_pack, resolve, visible_memories
+    from engram.render import body_block
 
     base = Request(cwd=cwd, workspace=workspace, use_global=False, record_fetch=False)
     ctx = resolve(base)
@@ -166,10 +167,7 @@ def _plan(cwd: str, workspace: str | None, hosts: Sequence[str]) -> _Plan:
             plan.notes.append(f"{memory.id}: no usable applies_to glob; no rule file written")
             continue
         marker = _marker(memory.id, memory.sha256, memory.rel_path)
-        body = f"### {memory.id} [{memory.type}, {memory.authority}]\n"
-        if item.requires:
-            body += "requires: " + ", ".join(item.requires) + "\n"
-        body += item.body.rstrip("\n") + "\n" if item.body else ""
+        body = body_block(item)  # exactly what `engram load` prints for this memory
         for host in hosts:
             folder, suffix = RULE_DIRS[host]
             rel = f"{folder}/{memory.id}{suffix}"
@@ -225,7 +223,6 @@ def sync_rules(cwd: str = ".", *, workspace: str | None = None, check: bool = Fa
             problems.append(f"{rel}: {'out of date' if current is not None else 'missing'} "
                             "(run engram hooks sync)")
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text, shared=True)
         written.append(rel)
     stale = [rel for rel in existing if rel not in plan.files]
