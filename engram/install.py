@@ -211,7 +211,6 @@ def _read_config(path: Path) -> dict[str, Any] | None:
 
 
 def _write_config(path: Path, config: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(config, indent=2, ensure_ascii=False) + "\n", shared=True)
 
 

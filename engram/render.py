@@ -39,8 +39,9 @@ def count_line(loaded: int, related: int) -> str:
 
 
 def utf16_len(text: str) -> int:
-    """Length as hosts written in JavaScript measure it: astral characters count twice."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    """Length as hosts written in JavaScript measure it (`.length`): astral characters count
+    twice. Encoding is done in C; `surrogatepass` keeps a lone surrogate from raising."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def estimate_tokens(text: str) -> int:

@@ -127,8 +127,3 @@ def context_json(event_name: str, text: str) -> str:
     """`{"hookSpecificOutput": {"hookEventName": ..., "additionalContext": ...}}`, one line."""
     body = {"hookSpecificOutput": {"hookEventName": event_name, "additionalContext": text}}
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
-def utf16_len(text: str) -> int:
-    """Length in UTF-16 code units: JavaScript's `.length`, which Claude and Gemini measure."""
-    return len(text.encode("utf-16-le")) // 2

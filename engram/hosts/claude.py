@@ -40,8 +40,8 @@ from engram.hosts.base import (
     optional_text,
     text_field,
     tool_input,
-    utf16_len,
 )
+from engram.render import utf16_len  # the one measure the budget uses too
 
 # Claude replaces any field over 10,000 UTF-16 units with a 2 KB preview, silently; 500 units
 # stay free for the proof line and anything a later Claude version wraps around the text.

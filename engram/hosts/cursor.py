@@ -33,8 +33,8 @@ from engram.hosts.base import (
     PayloadError,
     Registration,
     text_field,
-    utf16_len,
 )
+from engram.render import utf16_len  # the one measure the budget uses too
 
 # Cursor's cap is unknown; Claude's safe budget is the conservative guess.
 CAP_CHARS = 9_500

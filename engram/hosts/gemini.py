@@ -31,8 +31,8 @@ from engram.hosts.base import (
     context_json,
     text_field,
     tool_input,
-    utf16_len,
 )
+from engram.render import utf16_len  # the one measure the budget uses too
 
 # No cap was found in Gemini's hook code; the same budget as Claude keeps packs comparable across
 # hosts and the injected turn small.
