@@ -33,8 +33,9 @@ from engram.hosts.base import (
 from engram.state import SessionState, locked_session, memory_key, read_state, session_file
 
 if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
+    from engram.config import Config
     from engram.model import Memory, Pack
-    from engram.pipeline import Request
+    from engram.pipeline import Context, Request
     from engram.render import Rendered, RenderedParts
 
 # A prompt made only of these words is an acknowledgement: nothing in it to route on.
@@ -152,14 +153,12 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
     if not os.path.isdir(event.cwd):
         raise WorkspaceError(f"{event.cwd}: cwd: no such directory")
     base = Request(cwd=event.cwd, role=event.role)
-    ctx = resolve(base)
-    config = ctx.config
-    if not config.hooks_enabled:
+    ctx = resolve(base)  # once per call: every handler passes it on to the pipeline
+    if not ctx.config.hooks_enabled:
         return _Outcome(log=False), _no_log
-    state_dir: Path | None = Path(ctx.state_dir) if ctx.state_dir is not None else None
-    project = Path(ctx.workspace_dir) if ctx.workspace_dir is not None else None
+    state_dir = ctx.state_dir
     handler = _HANDLERS.get(event.kind, _ignored)
-    run = _Run(host, event, base, config, state_dir, project)
+    run = _Run(host, event, base, ctx)
     outcome = handler(run)
 
     def log(chars: int) -> None:
@@ -184,9 +183,19 @@ class _Run:
     host: Host
     event: HookEvent
     base: Request
-    config: Any  # engram.config.Config
-    state_dir: Path | None
-    project: Path | None
+    ctx: Context  # resolve(base): where the workspace, config and state are
+
+    @property
+    def config(self) -> Config:
+        return self.ctx.config
+
+    @property
+    def state_dir(self) -> Path | None:
+        return self.ctx.state_dir
+
+    @property
+    def project(self) -> Path | None:
+        return self.ctx.workspace_dir
 
     @contextlib.contextmanager
     def session(self) -> Iterator[SessionState]:
@@ -212,7 +221,7 @@ def _ignored(run: _Run) -> _Outcome:
 def _session_start(run: _Run) -> _Outcome:
     from engram.pipeline import session_start
 
-    pack, visible = session_start(run.base)
+    pack, visible = session_start(run.base, run.ctx)
     index = index_line(visible)
     with run.session() as state:
         state.reset()
@@ -235,7 +244,7 @@ def _prompt(run: _Run) -> _Outcome:
     reason = skip_reason(run.event.prompt, run.config.hooks_min_prompt_chars)
     if reason is not None:
         return _Outcome(entry={"note": f"skipped: {reason}"})
-    pack = build_pack(run.request(query=run.event.prompt))
+    pack = build_pack(run.request(query=run.event.prompt), run.ctx)
     with run.session() as state:
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
         if members:
@@ -252,7 +261,8 @@ def _file(run: _Run) -> _Outcome:
     if run.config.hooks_path_rules == "native" and event.op in run.host.native_ops:
         # The host attaches the generated rule files itself (engram hooks sync).
         return _Outcome(entry={"note": f"native path rules ({event.op})"})
-    pack = build_pack(run.request(paths=event.paths, path_only=True, disclosure="full"))
+    pack = build_pack(run.request(paths=event.paths, path_only=True, disclosure="full"),
+                      run.ctx)
     with run.session() as state:
         pack = limit_bodies(pack, state, run.config.hooks_max_path_bodies)
         return _deliver(run, state, pack)
@@ -268,7 +278,7 @@ def _subagent_start(run: _Run) -> _Outcome:
     pack = None
     if parent.last_pack:
         pack = build_pack(run.request(ids=tuple(parent.last_pack), disclosure="full",
-                                         record_fetch=False))
+                                      record_fetch=False), run.ctx)
         # An id fetch skips routing; the subagent's role still decides what it may see.
         pack = dataclasses.replace(pack, items=tuple(
             i for i in pack.items if not i.memory.roles or event.role in i.memory.roles))

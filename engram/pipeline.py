@@ -462,7 +462,7 @@ def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Ca
 _T = TypeVar("_T")
 
 
-def _rebuilds_corrupt_index(func: Callable[[Request], _T]) -> Callable[[Request], _T]:
+def _rebuilds_corrupt_index(func: Callable[..., _T]) -> Callable[..., _T]:
     """Retry once on fresh indexes when a cache file turns out damaged mid-read.
 
     Opening an index catches a file that is not a database; a page damaged deeper down shows
@@ -470,33 +470,35 @@ def _rebuilds_corrupt_index(func: Callable[[Request], _T]) -> Callable[[Request]
     """
 
     @wraps(func)
-    def wrapper(request: Request) -> _T:
+    def wrapper(request: Request, context: Context | None = None) -> _T:
         try:
-            return func(request)
+            return func(request, context)
         except Exception as exc:
             if not is_corrupt(exc):
                 raise
-            ctx = resolve(request)
+            ctx = context or resolve(request)
             for root in (ctx.engram_dir, ctx.global_dir):
                 if root is not None:
                     discard(root)
-            return func(request)
+            return func(request, context)
 
     return wrapper
 
 
 @_rebuilds_corrupt_index
-def load(request: Request) -> tuple[Pack, Rendered]:
+def load(request: Request, context: Context | None = None) -> tuple[Pack, Rendered]:
     """`engram load`: the pack and its text, within the request's (or config's) token budget."""
-    ctx = resolve(request)
+    ctx = context or resolve(request)
     pack = _build(ctx, request)
     budget = request.budget_tokens or ctx.config.load_budget_tokens
     return pack, render_pack(pack, budget_tokens=budget)
 
 
 @_rebuilds_corrupt_index
-def build_pack(request: Request) -> Pack:
-    return _build(resolve(request), request)
+def build_pack(request: Request, context: Context | None = None) -> Pack:
+    """The pack for a request. `context` is `resolve(request)` when the caller already has it
+    (the hook resolves once per call); only the request's location fields shape it."""
+    return _build(context or resolve(request), request)
 
 
 def _build(ctx: Context, request: Request) -> Pack:
@@ -688,9 +690,9 @@ def _record_fetches(ctx: Context, ids: list[str]) -> None:
 
 # -- other read-path entry points ------------------------------------------------------------
 @_rebuilds_corrupt_index
-def search(request: Request) -> list[Candidate]:
+def search(request: Request, context: Context | None = None) -> list[Candidate]:
     """Every visible memory sharing an anchor with the query, ranked, no gate and no limit."""
-    ctx = resolve(request)
+    ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
         _seed_stems(scopes, request.query)
@@ -707,9 +709,9 @@ def search(request: Request) -> list[Candidate]:
 
 
 @_rebuilds_corrupt_index
-def visible_memories(request: Request) -> list[Memory]:
+def visible_memories(request: Request, context: Context | None = None) -> list[Memory]:
     """Every valid memory that routing could show (shadowing, lifecycle and role applied)."""
-    ctx = resolve(request)
+    ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
         return _visible_memories(ctx, scopes)
@@ -723,10 +725,11 @@ def session_pack(request: Request) -> Pack:
 
 
 @_rebuilds_corrupt_index
-def session_start(request: Request) -> tuple[Pack, list[Memory]]:
+def session_start(request: Request,
+                  context: Context | None = None) -> tuple[Pack, list[Memory]]:
     """The session pack and every visible memory (for the hook's one-line index), from one
     opening of the indexes: a session start should walk the files once, not twice."""
-    ctx = resolve(request)
+    ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
         return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)

@@ -67,7 +67,7 @@ def test_internal_error_fails_open_and_strict_reraises(ws: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import engram.pipeline
 
-    def boom(request: object) -> None:
+    def boom(request: object, context: object = None) -> None:
         raise RuntimeError("kaput")
 
     monkeypatch.setattr(engram.pipeline, "build_pack", boom)
