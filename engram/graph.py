@@ -6,7 +6,7 @@ networkx is imported here only; the hot path reads the layers the index stored a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engram.model import Problem
 from engram.pipeline import Request, Scopes, build_pack, resolve
@@ -78,9 +78,7 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
         scopes.close()
     if topic is None:
         return report
-    pack = build_pack(Request(query=topic, cwd=request.cwd, workspace=request.workspace,
-                              use_global=request.use_global, role=request.role,
-                              record_fetch=False))
+    pack = build_pack(replace(request, query=topic, record_fetch=False), ctx)
     routed = tuple(i.memory.id for i in pack.items if i.disclosure != "related")
     prereqs: set[str] = set()
     dependents: set[str] = set()
