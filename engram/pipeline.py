@@ -244,25 +244,34 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     """
     weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
     default_weights = weights == tuple(dict(DEFAULT_FIELD_WEIGHTS).get(n, 0.0) for n in FIELDS)
+    # Without an explanation to print, memories the gate is sure to exclude are only counted
+    # as never related; they are kept aside for a path trigger or the path bonus.
+    drop_weak = need is not None and gate and route.gate_drops_weak(len(anchors))
     evidence: list[dict[int, route.Evidence]] = []
     lengths: list[dict[int, float]] = []
+    weak: list[route.WeakHits] = []
     doc_freq: Counter[str] = Counter()
     doc_count = 0
     weighted_total = 0.0
     for index in scopes.indexes:
         ev: dict[int, route.Evidence] = {}
         lens: dict[int, float] = {}
+        aside: route.WeakHits = {}
         if anchors and not path_only:
             postings = index.postings(anchors, default_weights)
             for term, rows in postings.items():
                 doc_freq[term] += len(rows)
-            route.gather(postings, weights, ev, lens)
+            route.gather(postings, weights, ev, lens, aside if drop_weak else None)
         if touched:
             for key, globs in index.path_globbed():
                 if route.path_matches(((r, i) for r, i in globs), touched):
+                    if key in aside:
+                        term, row = aside.pop(key)
+                        route.gather({term: [row]}, weights, ev, lens)
                     ev.setdefault(key, route.Evidence()).path_match = True
         evidence.append(ev)
         lengths.append(lens)
+        weak.append(aside)
         doc_count += index.doc_count()
         weighted_total += rank.weighted_len(index.field_totals(), weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
@@ -273,9 +282,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         duplicates = index.duplicate_records()
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-        doc_lengths = lens if default_weights else {
-            key: rank.weighted_len(unpack_lengths(int(packed)), weights)
-            for key, packed in lens.items()}
+        doc_lengths = _doc_lengths(lens, default_weights, weights)
         bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
                                 defaultdict(float, doc_lengths), idfs, stats)
         for key, e in ev.items():
@@ -289,6 +296,9 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         if info is not None:
             _exclude_uncovered(scored, info)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
+    for aside in weak:
+        top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, default_weights, weights,
+                                                 idfs, stats))
     bonus = top_bm25 if top_bm25 > 0 else 1.0
     fetched = _fetch_history(ctx)
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
@@ -296,6 +306,31 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     ranked_ids = {id(s) for s in ranked}
     # Unranked candidates are only counted (never shown), so their order does not matter.
     return ranked + [s for s in scored if id(s) not in ranked_ids]
+
+
+def _doc_lengths(lens: dict[int, float], default_weights: bool,
+                 weights: tuple[float, ...]) -> dict[int, float]:
+    """Weighted document lengths; the index stores them ready for the default weights."""
+    if default_weights:
+        return lens
+    return {key: rank.weighted_len(unpack_lengths(int(packed)), weights)
+            for key, packed in lens.items()}
+
+
+def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
+                    weights: tuple[float, ...], idfs: dict[str, float],
+                    stats: rank.CorpusStats) -> float:
+    """The best BM25 among memories set aside with one weak hit (the path bonus counts every
+    candidate), computed only for anchors whose IDF bound could beat `floor`."""
+    bound = {term: idfs[term] * (rank.K1 + 1.0) for term in idfs}
+    tfs: dict[int, dict[str, float]] = {}
+    lens: dict[int, float] = {}
+    for key, (term, (_, packed, length)) in aside.items():
+        if bound[term] > floor:
+            tfs[key] = {term: route.weighted_tf(packed, weights)}
+            lens[key] = length
+    scores = rank.bm25_scores(tfs, _doc_lengths(lens, default_weights, weights), idfs, stats)
+    return max(scores.values(), default=0.0)
 
 
 def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence]) -> set[int]:

@@ -6,6 +6,7 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -36,23 +37,41 @@ class Evidence:
         return len(self.tf)
 
 
-def gather(postings: Mapping[str, list[tuple[int, int, float]]], weights: tuple[float, ...],
-           into: dict[int, Evidence], lengths: dict[int, float]) -> None:
+Row = tuple[int, int, float]  # (memory key, packed field counts, length)
+WeakHits = dict[int, tuple[str, Row]]
+
+
+def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
+           into: dict[int, Evidence], lengths: dict[int, float],
+           weak: WeakHits | None = None) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
-    memory's packed field lengths, which BM25 needs)."""
+    memory's packed field lengths, which BM25 needs).
+
+    With `weak`, a memory whose only hit is one weak anchor (not in its id, tags or directive)
+    is noted there instead of in `into`: the gate of a long query excludes it whatever its
+    score, and a common anchor makes most candidates such one-hit memories.
+    """
     positive = range(NEGATIVE)
     # Most postings share a handful of count patterns (one hit in the body...): decode each once.
     decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
+    hits: Counter[int] = Counter()
+    if weak is not None:
+        for rows in postings.values():
+            hits.update([row[0] for row in rows])
     for term, rows in postings.items():
-        for key, packed, lens in rows:
+        for row in rows:
+            key, packed, lens = row
             hit = decoded.get(packed)
             if hit is None:
                 counts = unpack_counts(packed)
                 hit_fields = tuple(FIELDS[i] for i in positive if counts[i])
                 hit = decoded[packed] = (
-                    sum(counts[i] * weights[i] for i in positive), hit_fields,
+                    weighted_tf(packed, weights), hit_fields,
                     bool(counts[NEGATIVE]), bool(STRONG_FIELDS.intersection(hit_fields)))
             tf, hit_fields, negative, strong = hit
+            if weak is not None and not strong and hits[key] == 1:
+                weak[key] = (term, row)
+                continue
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
@@ -66,8 +85,19 @@ def gather(postings: Mapping[str, list[tuple[int, int, float]]], weights: tuple[
                 ev.negated.add(term)
 
 
+def weighted_tf(packed: int, weights: tuple[float, ...]) -> float:
+    """A posting's term frequency: its per-field counts (the exclusion clause aside) weighted."""
+    counts = unpack_counts(packed)
+    return sum(counts[i] * weights[i] for i in range(NEGATIVE))
+
+
+def gate_drops_weak(anchor_count: int) -> bool:
+    """Whether the gate excludes every memory with a single weak hit (see `passes_gate`)."""
+    return anchor_count >= GATE_MIN_ANCHORS
+
+
 def passes_gate(anchor_count: int, ev: Evidence) -> bool:
-    if anchor_count < GATE_MIN_ANCHORS:
+    if not gate_drops_weak(anchor_count):
         return ev.anchors_matched >= 1 or ev.path_match
     return ev.anchors_matched >= 2 or ev.strong or ev.path_match
 

@@ -38,6 +38,8 @@ def make_corpus(root: Path, count: int, seed: int) -> None:
             extra.append("roles: [sre]")
         if n % 19 == 0 and n > 0:
             extra.append(f"depends_on: [m{n - 1:04d}]")
+        if n % 23 == 0:
+            extra.append(f"applies_to: ['src/{tags[0]}/**']")
         kind = "skill" if n % 5 == 0 else "rule"
         head = "\n".join([f"id: m{n:04d}", f"type: {kind}", f"tags: [{', '.join(tags)}]", *extra])
         write_memory(root, f"m{n:04d}.md", f"---\n{head}\n---\n{body}\n")
@@ -61,3 +63,56 @@ def test_fast_ranking_matches_full_ranking(workspace: Path, query: str, limit: i
     full = Request(query=query, cwd=str(workspace), limit=limit, record_fetch=False,
                    explain=True)
     assert shape(fast)[:2] == shape(full)[:2]
+
+
+@pytest.mark.parametrize("query", ["deploy the payment webhook invoice tenant",
+                                   "cache index schema migrate tenant shard",
+                                   "lint format test fixture mock"])
+@pytest.mark.parametrize("paths", [("src/deploy/app.py",), ("src/cache/a.py", "src/lint/b.py")])
+def test_long_queries_with_path_triggers_match_full_ranking(
+        workspace: Path, query: str, paths: tuple[str, ...],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Long queries let load set aside one-hit memories the gate excludes; a path trigger on
+    # one of them must still route it with its text score.
+    monkeypatch.setattr(pipeline, "FINALIZE_BATCH", 1)
+    make_corpus(workspace / ".engram", 400, seed=11)
+    for explain in (False, True):
+        request = Request(query=query, cwd=str(workspace), paths=paths, limit=5,
+                          record_fetch=False, explain=explain)
+        if not explain:
+            fast = shape(request)
+    assert fast[:2] == shape(request)[:2]
+
+
+def test_path_bonus_counts_a_gated_one_hit_memory(workspace: Path) -> None:
+    # The path bonus is the best text score of any candidate, including one the gate excludes;
+    # load sets such one-hit memories aside and must still find that score.
+    root = workspace / ".engram"
+    write_memory(root, "lonely.md", "---\nid: lonely\ntype: rule\n---\n"
+                 + "zebra " * 12 + "\n")
+    write_memory(root, "pair.md", "---\nid: pair\ntype: rule\n---\nalpha beta "
+                 + "filler words here " * 30 + "\n")
+    write_memory(root, "pathy.md", "---\nid: pathy\ntype: rule\napplies_to: ['src/**']\n"
+                 "---\nNothing in common with the query.\n")
+    write_memory(root, "weakpath.md", "---\nid: weakpath\ntype: rule\napplies_to: ['src/**']\n"
+                 "---\nOnly gamma is shared with the query.\n")
+    for n in range(6):
+        write_memory(root, f"noise{n}.md", f"---\nid: noise{n}\ntype: rule\n---\nunrelated "
+                     f"text number {n}\n")
+    query = "zebra alpha beta gamma delta"
+    fast = Request(query=query, cwd=str(workspace), paths=("src/app.py",), record_fetch=False)
+    full = Request(query=query, cwd=str(workspace), paths=("src/app.py",), record_fetch=False,
+                   explain=True)
+    candidates = {c.memory.id: c for c in build_pack(full).candidates}
+    assert candidates["lonely"].excluded == "gate"
+    assert candidates["lonely"].bm25 > candidates["pair"].bm25
+    items = {i.memory.id: i for i in build_pack(fast).items}
+    # A one-hit memory a path trigger routes keeps its text score on top of the bonus.
+    assert candidates["weakpath"].bm25 > 0
+    assert round(items["weakpath"].score, 9) == round(candidates["weakpath"].score, 9)
+    pathy = items["pathy"]
+    assert round(pathy.score, 9) == round(candidates["pathy"].score, 9)
+    bonus = candidates["lonely"].bm25
+    for _, factor in candidates["pathy"].multipliers:
+        bonus *= factor
+    assert round(pathy.score, 9) == round(bonus, 9)
