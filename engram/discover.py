@@ -6,6 +6,7 @@ pathspec is imported here only, and only when an ignore file or a glob actually 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,13 +24,17 @@ class FileStat(NamedTuple):
     size: int
 
 
-def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
+Listing = list[tuple[str, int, int]]  # FileStat fields as plain tuples: a cheap, exact digest
+
+
+def walk(root: Path) -> tuple[Listing, list[Problem]]:
     """Every `*.md` below root (sorted), skipping dot-folders, READMEs and escaping symlinks.
 
     This runs on every load over every file, so the common case (a plain Markdown file or
-    folder) takes the fewest calls; symlinks take the careful path.
+    folder) takes the fewest calls; symlinks take the careful path. Entries are plain tuples,
+    not FileStat: a named tuple's constructor is a Python call, paid once per file.
     """
-    found: list[FileStat] = []
+    found: Listing = []
     problems: list[Problem] = []
     try:
         real_root = os.path.realpath(root)
@@ -37,10 +42,12 @@ def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
         return found, problems
     seen_dirs: set[str] = {real_root}
     stack: list[tuple[str, str]] = [(str(root), "")]
+    append = found.append
     while stack:
         folder, prefix = stack.pop()
         try:
-            entries = list(os.scandir(folder))
+            with os.scandir(folder) as it:
+                entries = list(it)
         except OSError:
             continue
         for entry in entries:
@@ -48,12 +55,14 @@ def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
             if name[0] == ".":
                 continue
             try:
-                if entry.is_symlink():
-                    _symlink(entry, prefix, real_root, seen_dirs, stack, found, problems)
-                elif name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                # is_file(follow_symlinks=False) is False for a symlink, so a plain file is
+                # settled by the first test.
+                if name[-3:] == ".md" and entry.is_file(follow_symlinks=False):
                     if name not in NOT_MEMORIES:
                         st = entry.stat(follow_symlinks=False)
-                        found.append(FileStat(prefix + name, st.st_mtime_ns, st.st_size))
+                        append((prefix + name, st.st_mtime_ns, st.st_size))
+                elif entry.is_symlink():
+                    _symlink(entry, prefix, real_root, seen_dirs, stack, found, problems)
                 elif entry.is_dir(follow_symlinks=False):
                     stack.append((entry.path, prefix + name + "/"))
             except OSError:
@@ -63,7 +72,7 @@ def walk(root: Path) -> tuple[list[FileStat], list[Problem]]:
 
 
 def _symlink(entry: os.DirEntry[str], prefix: str, real_root: str, seen_dirs: set[str],
-             stack: list[tuple[str, str]], found: list[FileStat],
+             stack: list[tuple[str, str]], found: Listing,
              problems: list[Problem]) -> None:
     """Follow a symlink only when it resolves inside the root (and to a folder not seen yet)."""
     name = entry.name
@@ -80,14 +89,15 @@ def _symlink(entry: os.DirEntry[str], prefix: str, real_root: str, seen_dirs: se
             stack.append((entry.path, rel + "/"))
     elif name.endswith(".md") and name not in NOT_MEMORIES:
         st = entry.stat()
-        found.append(FileStat(rel, st.st_mtime_ns, st.st_size))
+        found.append((rel, st.st_mtime_ns, st.st_size))
 
 
-def listing_signature(stats: list[FileStat]) -> str:
+def listing_signature(listing: Listing) -> str:
     """A digest of every (path, mtime, size): equal digests mean no file was added, removed or
-    touched, so a warm load can skip comparing file by file."""
-    text = "\n".join(f"{rel}\t{mtime}\t{size}" for rel, mtime, size in stats)
-    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    touched, so a warm load can skip comparing file by file. marshal serialises the list in C;
+    its format only changes with the interpreter, and a changed digest merely means one
+    file-by-file comparison."""
+    return hashlib.blake2b(marshal.dumps(listing), digest_size=16).hexdigest()
 
 
 def ignore_signature(root: Path) -> str:

@@ -21,6 +21,7 @@ from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_gro
 from engram.discover import (
     FileStat,
     IgnoreRules,
+    Listing,
     compile_globs,
     ignore_signature,
     listing_signature,
@@ -345,16 +346,17 @@ class ScopeIndex:
         with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
             self._set_meta("listing", listing)
 
-    def _diff(self, stats: list[FileStat], ignore_sig: str) -> bool:
+    def _diff(self, stats: Listing, ignore_sig: str) -> bool:
         if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION:
             return True
         changed, removed = self._changes(stats)
         return bool(changed or removed)
 
-    def _changes(self, stats: list[FileStat]) -> tuple[list[FileStat], list[str]]:
+    def _changes(self, stats: Listing) -> tuple[list[FileStat], list[str]]:
         known = {rel: (m, s) for rel, m, s in
                  self.conn.execute("SELECT rel, mtime_ns, size FROM files")}
-        changed = [f for f in stats if known.pop(f.rel, None) != (f.mtime_ns, f.size)]
+        changed = [FileStat(rel, m, s) for rel, m, s in stats
+                   if known.pop(rel, None) != (m, s)]
         return changed, sorted(known)
 
     def _apply(self, changed: list[FileStat], removed: list[str]) -> None:

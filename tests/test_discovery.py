@@ -152,7 +152,7 @@ def test_walk_is_sorted_and_skips_escaping_symlinks(tmp_path: Path) -> None:
     (root / "link.md").symlink_to(outside)
     (root / "inner-link.md").symlink_to(root / "z.md")
     stats, problems = walk(root)
-    assert [s.rel for s in stats] == ["a/m.md", "inner-link.md", "z.md"]
+    assert [rel for rel, _, _ in stats] == ["a/m.md", "inner-link.md", "z.md"]
     assert [(p.path, p.severity) for p in problems] == [("link.md", "warning")]
 
 
