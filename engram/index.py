@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_groups
 from engram.discover import (
@@ -31,7 +32,8 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
-SCHEMA_VERSION = "10"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted
+SCHEMA_VERSION = "11"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -309,19 +311,12 @@ class ScopeIndex:
             if not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
                 return False
-            bulk = len(changed) > BULK_FILES
-            if bulk:
-                # Postings land in term order, i.e. all over the B-tree: with SQLite's default
-                # 2 MB page cache a large re-index thrashes (this connection only lives for
-                # one command, so the bigger cache goes with it).
+            if len(changed) > BULK_FILES:
+                # Memory rows, bands and blocks land all over their B-trees: with SQLite's
+                # default 2 MB page cache a large re-index thrashes (this connection only lives
+                # for one command, so the bigger cache goes with it).
                 conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
-            if full:
-                # Nothing to delete by memory in an empty index: build the by-memory index once
-                # at the end instead of row by row.
-                conn.execute("DROP INDEX IF EXISTS postings_mem")
             self._apply(changed, removed)
-            if full:
-                conn.execute("CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem)")
             # Word -> stem pairs seen while indexing: a warm query looks its words up here
             # instead of importing snowball.
             conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
@@ -373,50 +368,73 @@ class ScopeIndex:
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
                 continue
             wanted.append(stat)
-        for stat, prepared, problems in _prepare_all(self.root, self.scope, wanted):
-            key = self._store(prepared) if prepared is not None else None
-            conn.execute("INSERT INTO files VALUES (?,?,?,?,?,0,?)",
-                         (stat.rel, stat.mtime_ns, stat.size,
-                          prepared.memory.sha256 if prepared else "", key,
-                          json.dumps([_problem_row(p) for p in problems])))
+        first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
+                                     ).fetchone()[0])
+        writer = blocks.BlockWriter()
+        for batch, made in _prepare_all(self.root, self.scope, wanted, first_key):
+            for stat, key, prepared, problems in batch:
+                if prepared is not None:
+                    self._store(key, prepared)
+                conn.execute("INSERT INTO files VALUES (?,?,?,?,?,0,?)",
+                             (stat.rel, stat.mtime_ns, stat.size,
+                              prepared.memory.sha256 if prepared else "",
+                              key if prepared else None,
+                              json.dumps([_problem_row(p) for p in problems])))
+            writer.add(made)
+            if writer.full():
+                self._write_blocks(writer.take())
+        self._write_blocks(writer.take())
         self._set_meta("version", SCHEMA_VERSION)
+
+    def _write_blocks(self, rows: list[tuple[str, int, int, bytes]]) -> None:
+        self.conn.executemany("INSERT INTO postings (term, lo, hi, entries) VALUES (?,?,?,?)",
+                              rows)
+
+    def _remove_postings(self, key: int, terms: list[str]) -> None:
+        """Take one memory's entries out of the blocks of its terms."""
+        conn = self.conn
+        for term in terms:
+            for rowid, blob in conn.execute(
+                    "SELECT rowid, entries FROM postings WHERE term=? AND lo<=? AND hi>=?",
+                    (term, key, key)).fetchall():
+                rest = blocks.without(blob, key)
+                if rest is None:
+                    continue
+                if rest:
+                    conn.execute("UPDATE postings SET lo=?, hi=?, entries=? WHERE rowid=?",
+                                 (*blocks.key_range(rest), rest, rowid))
+                else:
+                    conn.execute("DELETE FROM postings WHERE rowid=?", (rowid,))
+                break
 
     def _drop(self, rel: str) -> None:
         row = self.conn.execute("SELECT mem FROM files WHERE rel=?", (rel,)).fetchone()
         if row and row[0] is not None:
-            old = self.conn.execute("SELECT id, head, lengths, depth, dup_group FROM memories"
-                                    " WHERE mem=?", (row[0],)).fetchone()
+            old = self.conn.execute("SELECT id, head, lengths, depth, dup_group, terms FROM"
+                                    " memories WHERE mem=?", (row[0],)).fetchone()
             if old is not None:
-                self._delta.forget(rel, old)
-            self.conn.execute("DELETE FROM postings WHERE mem=?", (row[0],))
+                self._delta.forget(rel, old[:5])
+                self._remove_postings(int(row[0]), json.loads(old[5]))
             self.conn.execute("DELETE FROM bands WHERE mem=?", (row[0],))
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
-    def _store(self, prepared: Prepared) -> int:
-        memory, lengths, globs, signature = (prepared.memory, prepared.lengths, prepared.globs,
-                                             prepared.signature)
-        cur = self.conn.execute(
-            "INSERT INTO memories (id, rel, data, head, lengths, depth, dup_group, globs, active,"
-            " signature, restricted, lifecycle, superseded_by, valid_from, valid_until, roles)"
-            " VALUES (?,?,?,?,?,0,NULL,?,1,?,?,?,?,?,?,?)",
-            (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
-             json.dumps(lengths),
-             json.dumps(globs), json.dumps(signature),
+    def _store(self, key: int, prepared: Prepared) -> None:
+        memory, lengths, signature = prepared.memory, prepared.lengths, prepared.signature
+        self.conn.execute(
+            "INSERT INTO memories (mem, id, rel, data, head, lengths, depth, dup_group, globs,"
+            " active, signature, restricted, lifecycle, superseded_by, valid_from, valid_until,"
+            " roles, terms) VALUES (?,?,?,?,?,?,0,NULL,?,1,?,?,?,?,?,?,?,?)",
+            (key, memory.id, memory.rel_path, prepared.data, memory_head(memory),
+             json.dumps(lengths), json.dumps(prepared.globs), json.dumps(signature),
              int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
-             memory.valid_from, memory.valid_until, json.dumps(list(memory.roles))))
-        key = int(cur.lastrowid or 0)
-        lens = pack_lengths(lengths)
-        # With the default field weights (the usual case) BM25 reads this length directly.
-        dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
-        self.conn.executemany("INSERT INTO postings VALUES (?,?,?,?,?)",
-                              ((term, key, packed, lens, dl) for term, packed in prepared.postings))
+             memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
+             prepared.terms))
         self.conn.executemany("INSERT INTO bands VALUES (?,?)",
                               ((band, key) for band in sorted(set(signature[:BAND_KEYS]))))
         depth = self._delta.learn(memory, key, lengths)
         if depth is not None:
             self.conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
-        return key
 
     def _derive(self) -> None:
         """Recompute what depends on more than one file: winners of duplicate ids, dependency
@@ -473,19 +491,14 @@ class ScopeIndex:
         raw = self.meta("field_totals")
         return list(json.loads(raw)) if raw else [0] * len(FIELDS)
 
-    def postings(self, terms: Iterable[str], default_weights: bool = True
-                 ) -> dict[str, list[tuple[int, int, float]]]:
-        """term -> [(memory key, packed field counts, length)], active memories only.
-
-        The length is the default-weighted document length, or with `default_weights=False`
-        the packed per-field lengths (`unpack_lengths`) to weigh as configured.
-        """
+    def postings(self, terms: Iterable[str]) -> dict[str, list[blocks.Entry]]:
+        """term -> [(memory key, packed field counts, packed field lengths (`unpack_lengths`),
+        default-weighted length)], active memories only."""
         inactive = {k for (k,) in self.conn.execute("SELECT mem FROM memories WHERE active=0")}
-        out: dict[str, list[tuple[int, int, float]]] = {}
-        column = "dl" if default_weights else "lens"
+        out: dict[str, list[blocks.Entry]] = {}
         for term in terms:
-            rows = self.conn.execute(f"SELECT mem, counts, {column} FROM postings WHERE term=?",
-                                     (term,)).fetchall()
+            rows = blocks.decode(blob for (blob,) in self.conn.execute(
+                "SELECT entries FROM postings WHERE term=? ORDER BY lo", (term,)))
             out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
         return out
 
@@ -607,25 +620,32 @@ def is_corrupt(exc: BaseException) -> bool:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A parsed memory with everything derived from it alone, ready to store."""
+    """A parsed memory with everything derived from it alone, ready to store (the encoding is
+    done here too: in a worker process, not in the one writing SQLite)."""
 
     memory: Memory
+    data: str  # the full record, as JSON
     lengths: list[int]
-    postings: list[tuple[str, int]]  # (term, packed per-field counts), in first-seen order
     globs: list[tuple[str, bool]]
     signature: list[int]
+    terms: str  # JSON list of its distinct terms: where its posting entries are
 
 
-def prepare(memory: Memory) -> Prepared:
+def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
+    """The memory prepared, with its (term, packed per-field counts) postings in first-seen
+    order, packed field lengths and default-weighted length (what BM25 reads directly)."""
     per_field = field_texts(memory)
     counts: dict[str, list[int]] = {}
     for i, name in enumerate(FIELDS):
         for term in per_field[name]:
             counts.setdefault(term, [0] * len(FIELDS))[i] += 1
-    return Prepared(memory, [len(per_field[name]) for name in FIELDS],
-                    [(term, pack_counts(c)) for term, c in counts.items()],
-                    compile_globs(memory.applies_to) if memory.applies_to else [],
-                    body_signature(memory.indexed_body))
+    lengths = [len(per_field[name]) for name in FIELDS]
+    dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
+    prepared = Prepared(memory, memory_to_json(memory), lengths,
+                        compile_globs(memory.applies_to) if memory.applies_to else [],
+                        body_signature(memory.indexed_body), json.dumps(sorted(counts)))
+    return prepared, [(term, pack_counts(c)) for term, c in counts.items()], \
+        pack_lengths(lengths), dl
 
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
@@ -633,27 +653,35 @@ BULK_CACHE_KIB = 256 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
 PARALLEL_CHUNK = 2000  # files per round, so a 100k-memory index never holds all of them at once
 
-_Job = tuple[str, str, list[FileStat]]
-_Done = tuple[list[tuple[FileStat, Prepared | None, list[Problem]]], dict[str, str]]
+# (root, scope, files, key of the first file): the i-th file's memory gets key first + i.
+_Job = tuple[str, str, list[FileStat], int]
+_Batch = tuple[list[tuple[FileStat, int, Prepared | None, list[Problem]]], dict[str, bytes]]
 
 
-def _prepare_files(job: _Job) -> _Done:
-    """Parse and prepare some files (in a worker process, or in this one)."""
-    root, scope, stats = job
-    out: list[tuple[FileStat, Prepared | None, list[Problem]]] = []
-    for stat in stats:
+def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
+    """Parse and prepare some files, and build their posting blocks (in a worker process, or
+    in this one); also the stems computed on the way."""
+    root, scope, stats, first_key = job
+    out: list[tuple[FileStat, int, Prepared | None, list[Problem]]] = []
+    entries = []
+    for key, stat in enumerate(stats, start=first_key):
         memory, problems = _parse_file(Path(root), stat, scope)
-        out.append((stat, prepare(memory) if memory is not None else None, problems))
-    return out, take_fresh()
+        prepared = None
+        if memory is not None:
+            prepared, term_counts, lens, dl = prepare(memory)
+            entries.append((key, term_counts, lens, dl))
+        out.append((stat, key, prepared, problems))
+    return (out, blocks.build(entries)), take_fresh()
 
 
-def _prepare_all(root: Path, scope: str, stats: list[FileStat]
-                 ) -> Iterator[tuple[FileStat, Prepared | None, list[Problem]]]:
-    """Every file parsed and prepared, in order; a cold index of many files uses every core
-    (parsing and tokenizing are the cost; SQLite writes stay in this process)."""
+def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
+                 ) -> Iterator[_Batch]:
+    """Every file parsed and prepared, in order, in batches with their posting blocks; a cold
+    index of many files uses every core (parsing and tokenizing are the cost; SQLite writes
+    stay in this process)."""
     workers = min(os.cpu_count() or 1, 8)
     if len(stats) < PARALLEL_MIN or workers < 2:
-        yield from _prepare_files((str(root), scope, stats))[0]
+        yield _prepare_files((str(root), scope, stats, first_key))[0]
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -667,17 +695,16 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat]
                                  mp_context=multiprocessing.get_context(method)) as pool:
             for start in range(0, len(stats), PARALLEL_CHUNK):
                 chunk = stats[start:start + PARALLEL_CHUNK]
-                jobs = [(str(root), scope, chunk[i:i + size])
+                jobs = [(str(root), scope, chunk[i:i + size], first_key + start + i)
                         for i in range(0, len(chunk), size)]
-                for done, fresh in pool.map(_prepare_files, jobs):
+                for batch, fresh in pool.map(_prepare_files, jobs):
                     seed_stems(fresh)  # so this process can record every stem in the index
-                    for item in done:
-                        yield item
-                        handed += 1
+                    yield batch
+                    handed += len(batch[0])
     except (OSError, BrokenProcessPool, RuntimeError, ImportError):
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
-        yield from _prepare_files((str(root), scope, stats[handed:]))[0]
+        yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))[0]
 
 
 def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:
@@ -754,16 +781,15 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS memories (mem INTEGER PRIMARY KEY, id TEXT, rel TEXT,
             data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
             active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
-            superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT);
+            superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
         CREATE INDEX IF NOT EXISTS memories_restricted ON memories(restricted)
             WHERE restricted=1;
         CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
             WHERE dup_group IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;
-        CREATE TABLE IF NOT EXISTS postings (term TEXT, mem INTEGER, counts INTEGER,
-            lens INTEGER, dl REAL, PRIMARY KEY (term, mem)) WITHOUT ROWID;
-        CREATE INDEX IF NOT EXISTS postings_mem ON postings(mem);
+        CREATE TABLE IF NOT EXISTS postings (term TEXT, lo INTEGER, hi INTEGER, entries BLOB);
+        CREATE INDEX IF NOT EXISTS postings_term ON postings(term, lo);
         CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
         CREATE INDEX IF NOT EXISTS bands_band ON bands(band);

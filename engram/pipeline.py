@@ -258,16 +258,18 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
         if anchors and not path_only:
-            postings = index.postings(anchors, default_weights)
+            postings = index.postings(anchors)
             for term, rows in postings.items():
                 doc_freq[term] += len(rows)
-            route.gather(postings, weights, ev, lens, aside if drop_weak else None)
+            route.gather(postings, weights, ev, lens, aside if drop_weak else None,
+                         default_weights)
         if touched:
             for key, globs in index.path_globbed():
                 if route.path_matches(((r, i) for r, i in globs), touched):
                     if key in aside:
                         term, row = aside.pop(key)
-                        route.gather({term: [row]}, weights, ev, lens)
+                        route.gather({term: [row]}, weights, ev, lens,
+                                     default_weights=default_weights)
                     ev.setdefault(key, route.Evidence()).path_match = True
         evidence.append(ev)
         lengths.append(lens)
@@ -325,10 +327,10 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
     bound = {term: idfs[term] * (rank.K1 + 1.0) for term in idfs}
     tfs: dict[int, dict[str, float]] = {}
     lens: dict[int, float] = {}
-    for key, (term, (_, packed, length)) in aside.items():
+    for key, (term, row) in aside.items():
         if bound[term] > floor:
-            tfs[key] = {term: route.weighted_tf(packed, weights)}
-            lens[key] = length
+            tfs[key] = {term: route.weighted_tf(row[1], weights)}
+            lens[key] = route.row_length(row, default_weights)
     scores = rank.bm25_scores(tfs, _doc_lengths(lens, default_weights, weights), idfs, stats)
     return max(scores.values(), default=0.0)
 

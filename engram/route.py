@@ -37,15 +37,22 @@ class Evidence:
         return len(self.tf)
 
 
-Row = tuple[int, int, float]  # (memory key, packed field counts, length)
+# (memory key, packed field counts, packed field lengths, default-weighted length)
+Row = tuple[int, int, int, float]
 WeakHits = dict[int, tuple[str, Row]]
+
+
+def row_length(row: Row, default_weights: bool) -> float:
+    """What BM25 needs of a memory's length: the weighted length itself for the default
+    weights, else the packed per-field lengths to weigh as configured."""
+    return row[3] if default_weights else row[2]
 
 
 def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
-           weak: WeakHits | None = None) -> None:
+           weak: WeakHits | None = None, default_weights: bool = True) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
-    memory's packed field lengths, which BM25 needs).
+    memory's length, `row_length`, which BM25 needs).
 
     With `weak`, a memory whose only hit is one weak anchor (not in its id, tags or directive)
     is noted there instead of in `into`: the gate of a long query excludes it whatever its
@@ -60,7 +67,7 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
             hits.update([row[0] for row in rows])
     for term, rows in postings.items():
         for row in rows:
-            key, packed, lens = row
+            key, packed = row[0], row[1]
             hit = decoded.get(packed)
             if hit is None:
                 counts = unpack_counts(packed)
@@ -75,7 +82,7 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
-                lengths[key] = lens
+                lengths[key] = row[3] if default_weights else row[2]
             if tf > 0:
                 ev.tf[term] = tf
                 ev.fields[term] = hit_fields

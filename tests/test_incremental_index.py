@@ -7,6 +7,7 @@ statistics and near-duplicate groups.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from conftest import write_memory
 
 from engram.index import ScopeIndex
 from engram.model import WORKSPACE
+from engram.postings import decode
 
 SHARED = ("Always run the database migrations before the deploy step and never after it, "
           "because the new code expects the new schema and old code tolerates it fine.")
@@ -24,13 +26,27 @@ def memory(mid: str, body: str, *, deps: str = "", level: str = "", tags: str = 
     return f"---\nid: {mid}\ntype: rule\ntags: [{tags}]\n{extra}---\n{body}\n"
 
 
+def posting_rows(conn: sqlite3.Connection) -> list[tuple[str, int, int, int, float]]:
+    """Every posting entry as (term, key, counts, lens, dl), checking each block's shape."""
+    out = []
+    for term, lo, hi, blob in conn.execute("SELECT term, lo, hi, entries FROM postings"):
+        entries = decode([blob])
+        keys = [e[0] for e in entries]
+        assert keys and keys == sorted(set(keys)) and (lo, hi) == (keys[0], keys[-1])
+        out += [(term, *e) for e in entries]
+    return sorted(out)
+
+
 def derived(root: Path) -> tuple[object, ...]:
     index = ScopeIndex.open(root, WORKSPACE)
     try:
         index.refresh()
-        rows = index.conn.execute("SELECT rel, id, active, depth, dup_group FROM memories"
-                                  " ORDER BY rel").fetchall()
-        return (tuple(rows), index.doc_count(), tuple(index.field_totals()))
+        conn = index.conn
+        rows = conn.execute("SELECT rel, id, active, depth, dup_group FROM memories"
+                            " ORDER BY rel").fetchall()
+        rel_of = dict(conn.execute("SELECT mem, rel FROM memories"))
+        postings = sorted((term, rel_of[key], *rest) for term, key, *rest in posting_rows(conn))
+        return (tuple(rows), index.doc_count(), tuple(index.field_totals()), tuple(postings))
     finally:
         index.close()
 
@@ -75,9 +91,9 @@ def index_rows(root: Path) -> tuple[object, ...]:
         return tuple(tuple(conn.execute(q).fetchall()) for q in (
             "SELECT mem, id, rel, data, lengths, depth, dup_group, globs, signature FROM memories"
             " ORDER BY mem",
-            "SELECT term, mem, counts, lens, dl FROM postings ORDER BY term, mem",
             "SELECT word, stem FROM stems ORDER BY word",
-            "SELECT rel, sha256, mem, problems FROM files ORDER BY rel"))
+            "SELECT rel, sha256, mem, problems FROM files ORDER BY rel")) + (
+            tuple(posting_rows(conn)),)
     finally:
         index.close()
 

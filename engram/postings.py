@@ -1,0 +1,88 @@
+"""Posting blocks: the index stores a term's postings as a few packed runs, not a row each.
+
+A row per (term, memory) made SQLite's B-tree the cost of a cold index (1.4 million inserts at
+10,000 memories, growing faster than linearly); a block per (term, batch of memories) is a
+handful of rows per term, and a query decodes a whole block in C with `struct.iter_unpack`.
+
+Each entry is (memory key, packed field counts, packed field lengths, default-weighted length);
+a block's entries are sorted by key, so removing one is a binary search.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+
+ENTRY = struct.Struct("<IQQd")
+Entry = tuple[int, int, int, float]
+FLUSH_BYTES = 64 * 1024 * 1024  # blocks held in memory before they are written
+
+
+def decode(blobs: Iterable[bytes]) -> list[Entry]:
+    return list(ENTRY.iter_unpack(b"".join(blobs)))
+
+
+def key_range(blob: bytes) -> tuple[int, int]:
+    """The first and last memory key of a non-empty block."""
+    return ENTRY.unpack_from(blob, 0)[0], ENTRY.unpack_from(blob, len(blob) - ENTRY.size)[0]
+
+
+def without(blob: bytes, key: int) -> bytes | None:
+    """The block minus the entry of `key`, or None when the block has no such entry."""
+    size = ENTRY.size
+    lo, hi = 0, len(blob) // size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ENTRY.unpack_from(blob, mid * size)[0] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo * size >= len(blob) or ENTRY.unpack_from(blob, lo * size)[0] != key:
+        return None
+    return blob[:lo * size] + blob[(lo + 1) * size:]
+
+
+class BlockWriter:
+    """Collects blocks per term, in key order, and hands them out as rows in bounded batches."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, list[bytes]] = {}
+        self._size = 0
+
+    def add(self, blocks: dict[str, bytes]) -> None:
+        """Blocks of memories whose keys all follow those of the blocks added before."""
+        pending = self._pending
+        for term, blob in blocks.items():
+            chunks = pending.get(term)
+            if chunks is None:
+                pending[term] = [blob]
+            else:
+                chunks.append(blob)
+            self._size += len(blob)
+
+    def full(self) -> bool:
+        return self._size >= FLUSH_BYTES
+
+    def take(self) -> list[tuple[str, int, int, bytes]]:
+        """(term, first key, last key, block) rows, sorted by term; the writer starts empty."""
+        rows = []
+        for term in sorted(self._pending):
+            blob = b"".join(self._pending[term])
+            rows.append((term, *key_range(blob), blob))
+        self._pending.clear()
+        self._size = 0
+        return rows
+
+
+def build(entries: Iterable[tuple[int, Iterable[tuple[str, int]], int, float]]
+          ) -> dict[str, bytes]:
+    """Blocks of (key, [(term, packed counts)], packed lengths, weighted length), keys rising."""
+    out: dict[str, bytearray] = {}
+    pack = ENTRY.pack
+    for key, term_counts, lens, dl in entries:
+        for term, packed in term_counts:
+            block = out.get(term)
+            if block is None:
+                block = out[term] = bytearray()
+            block += pack(key, packed, lens, dl)
+    return {term: bytes(block) for term, block in out.items()}
