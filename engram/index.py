@@ -20,6 +20,7 @@ from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_groups
 from engram.discover import (
+    SPLIT_MIN_FILES,
     FileStat,
     IgnoreRules,
     Listing,
@@ -286,10 +287,13 @@ class ScopeIndex:
         self.conn = _connect(self.db_path)
 
     def _refresh(self, force: bool) -> bool:
-        stats, self.walk_problems = walk(self.root)
+        known = self.meta("listing") or ""
+        files = known.partition(":")[0]
+        split = files.isdigit() and int(files) >= SPLIT_MIN_FILES  # last time's count
+        stats, self.walk_problems = walk(self.root, split)
         ignore_sig = ignore_signature(self.root)
-        listing = listing_signature(stats)
-        if not force and self.meta("listing") == listing and self.meta("ignore") == ignore_sig \
+        listing = f"{len(stats)}:{listing_signature(stats)}"
+        if not force and known == listing and self.meta("ignore") == ignore_sig \
                 and self.meta("version") == SCHEMA_VERSION:
             return False  # same files, sizes and mtimes as at the last refresh: nothing to do
         if not force and not self._diff(stats, ignore_sig):

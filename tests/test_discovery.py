@@ -156,6 +156,83 @@ def test_walk_is_sorted_and_skips_escaping_symlinks(tmp_path: Path) -> None:
     assert [(p.path, p.severity) for p in problems] == [("link.md", "warning")]
 
 
+def tangled_tree(tmp_path: Path) -> Path:
+    """Many folders, READMEs, dot-folders and every kind of symlink."""
+    root = tmp_path / "root"
+    for area in ("api", "web", "ops", "data", "docs"):
+        for n in range(5):
+            put(root, f"{area}/{n:02d}/m{n}.md", mem(f"{area}-{n}"))
+            put(root, f"{area}/{n:02d}/deeper/d{n}.md", mem(f"{area}-deep-{n}"))
+        put(root, f"{area}/README.md", "# not a memory\n")
+    put(root, ".hidden/x.md", mem("hidden"))
+    put(root, "top.md", mem("top"))
+    outside = tmp_path / "outside"
+    put(outside, "o.md", mem("outside"))
+    (root / "api" / "00" / "out-file.md").symlink_to(outside / "o.md")
+    (root / "web" / "out-dir").symlink_to(outside)
+    (root / "ops" / "01" / "loop").symlink_to(root / "ops")
+    # Two links to one folder: only the first in path order is followed.
+    (root / "data" / "a-link").symlink_to(root / "docs" / "02")
+    (root / "web" / "b-link").symlink_to(root / "docs" / "02")
+    (root / "docs" / "04" / "alias.md").symlink_to(root / "top.md")
+    (root / "docs" / "04" / "dangling.md").symlink_to(root / "missing.md")
+    return root
+
+
+def test_split_walk_equals_one_process_walk(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    root = tangled_tree(tmp_path)
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    single = walk(root, split=False)
+    rels = [rel for rel, _, _ in single[0]]
+    assert "data/a-link/m2.md" in rels and not any(r.startswith("web/b-link/") for r in rels)
+    assert "docs/04/alias.md" in rels and "docs/04/dangling.md" not in rels
+    assert not any("README" in r or ".hidden" in r or "out-" in r for r in rels)
+    assert sorted(p.path for p in single[1]) == ["api/00/out-file.md", "web/out-dir"]
+    # The loop is followed once (its ten files appear a second time under ops/01/loop/).
+    assert sum(r.startswith("ops/01/loop/") for r in rels) == 10
+    assert rels == sorted(rels) and len(rels) == 64
+    assert not forks
+    assert walk(root, split=True) == single
+    assert forks == [1]  # the split walk did run in two processes
+
+
+def test_split_walk_survives_a_child_that_fails(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from engram import discover
+
+    root = tangled_tree(tmp_path)
+    expected = walk(root, split=False)
+    parent = os.getpid()
+    real = discover._walk_plain
+
+    def broken_in_child(*args: object, **kwargs: object) -> None:
+        if os.getpid() != parent:
+            raise OSError("child trouble")
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discover, "_walk_plain", broken_in_child)
+    assert walk(root, split=True) == expected
+
+    def no_fork() -> int:
+        raise OSError("no fork here")
+
+    monkeypatch.setattr(discover, "_walk_plain", real)
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert walk(root, split=True) == expected
+
+
 def test_workspace_shadows_global_and_dry_run_says_so(workspace: Path,
                                                       isolated_home: Path) -> None:
     put(isolated_home, "style.md", mem("api-style", tags=["api"], body="Global api style."))
