@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
@@ -43,14 +44,6 @@ STRONG_FIELDS = frozenset({"id", "tags", "directive"})
 _BITS = 9
 _CAP = (1 << _BITS) - 1
 _LIST_FIELDS = {f.name for f in fields(Memory) if f.type == "tuple[str, ...]"}
-
-
-def pack_counts(counts: Sequence[int]) -> int:
-    packed = 0
-    for i, count in enumerate(counts):
-        if count:
-            packed |= (count if count < _CAP else _CAP) << (i * _BITS)
-    return packed
 
 
 def unpack_counts(packed: int) -> tuple[int, ...]:
@@ -639,17 +632,18 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
     """The memory prepared, with its (term, packed per-field counts) postings in first-seen
     order, packed field lengths and default-weighted length (what BM25 reads directly)."""
     per_field = field_texts(memory)
-    counts: dict[str, list[int]] = {}
+    packed: dict[str, int] = {}
     for i, name in enumerate(FIELDS):
-        for term in per_field[name]:
-            counts.setdefault(term, [0] * len(FIELDS))[i] += 1
+        shift = i * _BITS
+        # Counter counts in C; a capped count never carries into the next field's bits.
+        for term, count in Counter(per_field[name]).items():
+            packed[term] = packed.get(term, 0) | (min(count, _CAP) << shift)
     lengths = [len(per_field[name]) for name in FIELDS]
     dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
     prepared = Prepared(memory, memory_to_json(memory), lengths,
                         compile_globs(memory.applies_to) if memory.applies_to else [],
-                        body_signature(memory.indexed_body), json.dumps(sorted(counts)))
-    return prepared, [(term, pack_counts(c)) for term, c in counts.items()], \
-        pack_lengths(lengths), dl
+                        body_signature(memory.indexed_body), json.dumps(sorted(packed)))
+    return prepared, list(packed.items()), pack_lengths(lengths), dl
 
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
