@@ -69,11 +69,9 @@ def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
     return out
 
 
-def assign_groups(conn: sqlite3.Connection) -> None:
-    """Group the whole scope (a full refresh)."""
-    rows = conn.execute("SELECT id, signature FROM memories WHERE active=1"
-                        " AND signature IS NOT NULL AND signature != '[]'").fetchall()
-    found = groups({mid: json.loads(sig) for mid, sig in rows})
+def assign_groups(conn: sqlite3.Connection, signatures: dict[str, list[int]]) -> None:
+    """Group the whole scope (a full refresh) from the active memories' signatures."""
+    found = groups(signatures)
     conn.execute("UPDATE memories SET dup_group=NULL WHERE dup_group IS NOT NULL")
     conn.executemany("UPDATE memories SET dup_group=? WHERE id=? AND active=1",
                      ((group, mid) for mid, group in sorted(found.items())))

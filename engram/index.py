@@ -34,8 +34,8 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
-SCHEMA_VERSION = "11"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks
+SCHEMA_VERSION = "12"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -196,6 +196,26 @@ def lazy_memory(head: str, data: str) -> Memory:
     return memory
 
 
+class _Stored(NamedTuple):
+    key: int
+    id: str
+    rel: str
+    depends_on: tuple[str, ...]
+    level: int
+    signature: list[int]
+
+
+def _winners(stored: list[_Stored]) -> tuple[list[_Stored], list[int]]:
+    """The memory each id resolves to (lexically first path) and the keys of the others."""
+    best: dict[str, _Stored] = {}
+    for row in stored:
+        held = best.get(row.id)
+        if held is None or row.rel < held.rel:
+            best[row.id] = row
+    keys = {row.key for row in best.values()}
+    return list(best.values()), [row.key for row in stored if row.key not in keys]
+
+
 class _Delta:
     """What one refresh changed, so `_derive` redoes only what those changes can affect."""
 
@@ -208,6 +228,9 @@ class _Delta:
         self.old_groups: set[str] = set()  # near-duplicate groups a dropped memory was in
         self.new_keys: set[int] = set()
         self._before: dict[str, tuple[str, tuple[str, ...], int, int]] = {}
+        # A full refresh keeps what derivation needs of every memory, instead of reading and
+        # decoding it all back from the tables.
+        self.stored: list[_Stored] = []
 
     def forget(self, rel: str, row: tuple[str, str, str, int, str | None]) -> None:
         mid, head, lengths, depth, group = row
@@ -222,8 +245,12 @@ class _Delta:
         if group is not None:
             self.old_groups.add(group)
 
-    def learn(self, memory: Memory, key: int, lengths: list[int]) -> int | None:
+    def learn(self, memory: Memory, key: int, lengths: list[int],
+              signature: list[int]) -> int | None:
         """Account for an inserted memory; its old depth when nothing structural changed."""
+        if self.full:
+            self.stored.append(_Stored(key, memory.id, memory.rel_path, memory.depends_on,
+                                       memory.level or 0, signature))
         self.ids.add(memory.id)
         self.count += 1
         self.new_keys.add(key)
@@ -313,7 +340,15 @@ class ScopeIndex:
                 # default 2 MB page cache a large re-index thrashes (this connection only lives
                 # for one command, so the bigger cache goes with it).
                 conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+            if full:
+                # Sketch bands land in random order: indexing them once at the end is cheaper
+                # than keeping two indexes up to date row by row.
+                conn.execute("DROP INDEX IF EXISTS bands_band")
+                conn.execute("DROP INDEX IF EXISTS bands_mem")
             self._apply(changed, removed)
+            if full:
+                conn.execute("CREATE INDEX bands_band ON bands(band)")
+                conn.execute("CREATE INDEX bands_mem ON bands(mem)")
             # Word -> stem pairs seen while indexing: a warm query looks its words up here
             # instead of importing snowball.
             conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
@@ -411,7 +446,7 @@ class ScopeIndex:
                                     " memories WHERE mem=?", (row[0],)).fetchone()
             if old is not None:
                 self._delta.forget(rel, old[:5])
-                self._remove_postings(int(row[0]), json.loads(old[5]))
+                self._remove_postings(int(row[0]), old[5].split("\n") if old[5] else [])
             self.conn.execute("DELETE FROM bands WHERE mem=?", (row[0],))
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
@@ -429,7 +464,7 @@ class ScopeIndex:
              prepared.terms))
         self.conn.executemany("INSERT INTO bands VALUES (?,?)",
                               ((band, key) for band in sorted(set(signature[:BAND_KEYS]))))
-        depth = self._delta.learn(memory, key, lengths)
+        depth = self._delta.learn(memory, key, lengths, signature)
         if depth is not None:
             self.conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
 
@@ -439,21 +474,25 @@ class ScopeIndex:
         an edit recomputes only what the changed files can affect."""
         conn, delta = self.conn, self._delta
         delta.finish()
-        if delta.full:
-            conn.execute("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM memories"
-                         " m2 WHERE m2.id = memories.id))")
-        else:
-            conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
-                             " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
-                             ((mid,) for mid in sorted(delta.ids)))
-        if delta.full or delta.structure:
-            self._recompute_depths()
         self._set_meta("doc_count", str(delta.count))
         self._set_meta("field_totals", json.dumps(delta.totals))
         if delta.full:
-            assign_groups(conn)
-        else:
-            reassign_groups(conn, delta.new_keys, delta.old_groups)
+            # Every row was just inserted active, at depth 0, in no group.
+            winners, losers = _winners(delta.stored)
+            conn.executemany("UPDATE memories SET active=0 WHERE mem=?",
+                             ((key,) for key in sorted(losers)))
+            depths = dependency_depths({w.id: w.depends_on for w in winners},
+                                       {w.id: w.level for w in winners})
+            conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
+                             ((depths[w.id], w.key) for w in winners if depths[w.id]))
+            assign_groups(conn, {w.id: w.signature for w in winners if w.signature})
+            return
+        conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
+                         " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
+                         ((mid,) for mid in sorted(delta.ids)))
+        if delta.structure:
+            self._recompute_depths()
+        reassign_groups(conn, delta.new_keys, delta.old_groups)
 
     def _recompute_depths(self) -> None:
         conn = self.conn
@@ -625,7 +664,7 @@ class Prepared:
     lengths: list[int]
     globs: list[tuple[str, bool]]
     signature: list[int]
-    terms: str  # JSON list of its distinct terms: where its posting entries are
+    terms: str  # its distinct terms, one per line: where its posting entries are
 
 
 def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
@@ -640,9 +679,10 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
             packed[term] = packed.get(term, 0) | (min(count, _CAP) << shift)
     lengths = [len(per_field[name]) for name in FIELDS]
     dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
+    # Terms are words: never a line break inside one (and a third shorter than JSON).
     prepared = Prepared(memory, memory_to_json(memory), lengths,
                         compile_globs(memory.applies_to) if memory.applies_to else [],
-                        body_signature(memory.indexed_body), json.dumps(sorted(packed)))
+                        body_signature(memory.indexed_body), "\n".join(sorted(packed)))
     return prepared, list(packed.items()), pack_lengths(lengths), dl
 
 
