@@ -245,20 +245,19 @@ class _Delta:
         if group is not None:
             self.old_groups.add(group)
 
-    def learn(self, memory: Memory, key: int, lengths: list[int],
-              signature: list[int]) -> int | None:
+    def learn(self, key: int, prepared: Prepared) -> int | None:
         """Account for an inserted memory; its old depth when nothing structural changed."""
+        mid, rel, deps, level = prepared.id, prepared.rel_path, prepared.depends_on, \
+            prepared.level
         if self.full:
-            self.stored.append(_Stored(key, memory.id, memory.rel_path, memory.depends_on,
-                                       memory.level or 0, signature))
-        self.ids.add(memory.id)
+            self.stored.append(_Stored(key, mid, rel, deps, level, prepared.signature))
+        self.ids.add(mid)
         self.count += 1
         self.new_keys.add(key)
-        for i, n in enumerate(lengths):
+        for i, n in enumerate(prepared.lengths):
             self.totals[i] += n
-        before = self._before.pop(memory.rel_path, None)
-        if before is not None and before[:3] == (memory.id, memory.depends_on,
-                                                 memory.level or 0):
+        before = self._before.pop(rel, None)
+        if before is not None and before[:3] == (mid, deps, level):
             return before[3]
         self.structure = True
         return None
@@ -404,14 +403,12 @@ class ScopeIndex:
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
         for batch, made in _prepare_all(self.root, self.scope, wanted, first_key):
-            for stat, key, prepared, problems in batch:
-                if prepared is not None:
-                    self._store(key, prepared)
-                conn.execute("INSERT INTO files VALUES (?,?,?,?,?,0,?)",
-                             (stat.rel, stat.mtime_ns, stat.size,
-                              prepared.memory.sha256 if prepared else "",
-                              key if prepared else None,
-                              json.dumps([_problem_row(p) for p in problems])))
+            stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
+            self._store(stored)
+            conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
+                (stat.rel, stat.mtime_ns, stat.size, prepared.sha256 if prepared else "",
+                 key if prepared else None, problems)
+                for stat, key, prepared, problems in batch))
             writer.add(made)
             if writer.full():
                 self._write_blocks(writer.take())
@@ -451,22 +448,20 @@ class ScopeIndex:
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
-    def _store(self, key: int, prepared: Prepared) -> None:
-        memory, lengths, signature = prepared.memory, prepared.lengths, prepared.signature
-        self.conn.execute(
-            "INSERT INTO memories (mem, id, rel, data, head, lengths, depth, dup_group, globs,"
-            " active, signature, restricted, lifecycle, superseded_by, valid_from, valid_until,"
-            " roles, terms) VALUES (?,?,?,?,?,?,0,NULL,?,1,?,?,?,?,?,?,?,?)",
-            (key, memory.id, memory.rel_path, prepared.data, memory_head(memory),
-             json.dumps(lengths), json.dumps(prepared.globs), json.dumps(signature),
-             int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
-             memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
-             prepared.terms))
-        self.conn.executemany("INSERT INTO bands VALUES (?,?)",
-                              ((band, key) for band in sorted(set(signature[:BAND_KEYS]))))
-        depth = self._delta.learn(memory, key, lengths, signature)
-        if depth is not None:
-            self.conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
+    def _store(self, stored: list[tuple[int, Prepared]]) -> None:
+        conn = self.conn
+        conn.executemany(
+            "INSERT INTO memories (mem, id, rel, data, head, lengths, globs, signature,"
+            " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
+            " depth, dup_group, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
+            ((key, *prepared.columns) for key, prepared in stored))
+        conn.executemany("INSERT INTO bands VALUES (?,?)", (
+            (band, key) for key, prepared in stored
+            for band in sorted(set(prepared.signature[:BAND_KEYS]))))
+        for key, prepared in stored:
+            depth = self._delta.learn(key, prepared)
+            if depth is not None:
+                conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
 
     def _derive(self) -> None:
         """Recompute what depends on more than one file: winners of duplicate ids, dependency
@@ -656,15 +651,19 @@ def is_corrupt(exc: BaseException) -> bool:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A parsed memory with everything derived from it alone, ready to store (the encoding is
-    done here too: in a worker process, not in the one writing SQLite)."""
+    """A parsed memory encoded for storage, with what deriving needs of it. All the encoding
+    is done here, in a worker process, not in the one writing SQLite."""
 
-    memory: Memory
-    data: str  # the full record, as JSON
+    id: str
+    rel_path: str
+    sha256: str
+    depends_on: tuple[str, ...]
+    level: int
     lengths: list[int]
-    globs: list[tuple[str, bool]]
     signature: list[int]
-    terms: str  # its distinct terms, one per line: where its posting entries are
+    # The memories row after its key: id, rel, data, head, lengths, globs, signature,
+    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms.
+    columns: tuple[object, ...]
 
 
 def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
@@ -679,10 +678,16 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
             packed[term] = packed.get(term, 0) | (min(count, _CAP) << shift)
     lengths = [len(per_field[name]) for name in FIELDS]
     dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
+    signature = body_signature(memory.indexed_body)
+    globs = compile_globs(memory.applies_to) if memory.applies_to else []
     # Terms are words: never a line break inside one (and a third shorter than JSON).
-    prepared = Prepared(memory, memory_to_json(memory), lengths,
-                        compile_globs(memory.applies_to) if memory.applies_to else [],
-                        body_signature(memory.indexed_body), "\n".join(sorted(packed)))
+    columns = (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
+               json.dumps(lengths), json.dumps(globs), json.dumps(signature),
+               int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
+               memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
+               "\n".join(sorted(packed)))
+    prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
+                        memory.level or 0, lengths, signature, columns)
     return prepared, list(packed.items()), pack_lengths(lengths), dl
 
 
@@ -693,14 +698,15 @@ PARALLEL_CHUNK = 2000  # files per round, so a 100k-memory index never holds all
 
 # (root, scope, files, key of the first file): the i-th file's memory gets key first + i.
 _Job = tuple[str, str, list[FileStat], int]
-_Batch = tuple[list[tuple[FileStat, int, Prepared | None, list[Problem]]], dict[str, bytes]]
+# Per file: its stat, key, prepared memory (None when invalid) and problems (as JSON).
+_Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes]]
 
 
 def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
     """Parse and prepare some files, and build their posting blocks (in a worker process, or
     in this one); also the stems computed on the way."""
     root, scope, stats, first_key = job
-    out: list[tuple[FileStat, int, Prepared | None, list[Problem]]] = []
+    out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
     for key, stat in enumerate(stats, start=first_key):
         memory, problems = _parse_file(Path(root), stat, scope)
@@ -708,7 +714,7 @@ def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
             entries.append((key, term_counts, lens, dl))
-        out.append((stat, key, prepared, problems))
+        out.append((stat, key, prepared, json.dumps([_problem_row(p) for p in problems])))
     return (out, blocks.build(entries)), take_fresh()
 
 

@@ -115,21 +115,30 @@ def stem_cache() -> dict[str, str]:
 def words(text: str) -> list[str]:
     """Lower-cased surface words before stemming, identifiers split and also kept whole."""
     out: list[str] = []
-    for match in _COMPOUND.finditer(text):
-        chunk = match.group(0)
-        if chunk.isascii() and chunk.isalnum() and (chunk.islower() or chunk.isdigit()):
-            # A plain lower-case word (most of any text): nothing to split.
-            if len(chunk) >= 2:
-                out.append(chunk)
-            continue
-        if _CJK.search(chunk):
-            _cjk_words(chunk, out)
-            continue
+    append = out.append
+    for chunk in _COMPOUND.findall(text):
+        if chunk.isascii() and chunk.isalnum():
+            rest = chunk[1:]
+            if rest.islower() or rest.isdigit() or not rest:
+                # A plain word, perhaps capitalised (most of any text): nothing to split.
+                if rest:
+                    append(chunk.lower())
+                continue
+        _split_chunk(chunk, out)
+    return out
+
+
+def _split_chunk(chunk: str, out: list[str]) -> None:
+    """An identifier (camelCase, snake_case, kebab-case), a CJK run or a non-ASCII word."""
+    found: list[str] = []
+    if _CJK.search(chunk):
+        _cjk_words(chunk, found)
+    else:
         parts = [p for piece in _SPLIT.split(chunk) for p in _CAMEL.findall(piece)]
         if len(parts) > 1:
-            out.append(chunk.lower())
-        out.extend(p.lower() for p in parts)
-    return [w for w in out if len(w) >= 2 or _CJK.match(w)]
+            found.append(chunk.lower())
+        found.extend(p.lower() for p in parts)
+    out.extend(w for w in found if len(w) >= 2 or _CJK.match(w))
 
 
 def _cjk_words(chunk: str, out: list[str]) -> None:
