@@ -43,6 +43,8 @@ FIELDS = ("id", "tags", "directive", "triggers", "summary", "body", "negative")
 STRONG_FIELDS = frozenset({"id", "tags", "directive"})
 _BITS = 9
 _CAP = (1 << _BITS) - 1
+# The bits of the packed counts that belong to id, tags and directive: a strong hit.
+STRONG_MASK = sum(_CAP << (i * _BITS) for i, name in enumerate(FIELDS) if name in STRONG_FIELDS)
 _LIST_FIELDS = {f.name for f in fields(Memory) if f.type == "tuple[str, ...]"}
 
 

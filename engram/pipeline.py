@@ -264,12 +264,16 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             route.gather(postings, weights, ev, lens, aside if drop_weak else None,
                          default_weights)
         if touched:
+            set_aside: dict[int, tuple[str, route.Row]] | None = None
             for key, globs in index.path_globbed():
                 if route.path_matches(((r, i) for r, i in globs), touched):
-                    if key in aside:
-                        term, row = aside.pop(key)
-                        route.gather({term: [row]}, weights, ev, lens,
-                                     default_weights=default_weights)
+                    if key not in ev and aside:
+                        if set_aside is None:
+                            set_aside = route.weak_index(aside)
+                        found = set_aside.get(key)
+                        if found is not None:
+                            route.gather({found[0]: [found[1]]}, weights, ev, lens,
+                                         default_weights=default_weights)
                     ev.setdefault(key, route.Evidence()).path_match = True
         evidence.append(ev)
         lengths.append(lens)
@@ -327,10 +331,11 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
     bound = {term: idfs[term] * (rank.K1 + 1.0) for term in idfs}
     tfs: dict[int, dict[str, float]] = {}
     lens: dict[int, float] = {}
-    for key, (term, row) in aside.items():
+    for term, rows in aside.items():
         if bound[term] > floor:
-            tfs[key] = {term: route.weighted_tf(row[1], weights)}
-            lens[key] = route.row_length(row, default_weights)
+            for row in rows:
+                tfs[row[0]] = {term: route.weighted_tf(row[1], weights)}
+                lens[row[0]] = route.row_length(row, default_weights)
     scores = rank.bm25_scores(tfs, _doc_lengths(lens, default_weights, weights), idfs, stats)
     return max(scores.values(), default=0.0)
 

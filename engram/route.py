@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from engram.index import FIELDS, STRONG_FIELDS, unpack_counts
+from engram.index import FIELDS, STRONG_FIELDS, STRONG_MASK, unpack_counts
 from engram.model import Memory
 
 NEGATIVE = FIELDS.index("negative")
@@ -39,7 +39,7 @@ class Evidence:
 
 # (memory key, packed field counts, packed field lengths, default-weighted length)
 Row = tuple[int, int, int, float]
-WeakHits = dict[int, tuple[str, Row]]
+WeakHits = dict[str, list[Row]]  # anchor -> rows of memories with that one weak hit
 
 
 def row_length(row: Row, default_weights: bool) -> float:
@@ -58,13 +58,11 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
     is noted there instead of in `into`: the gate of a long query excludes it whatever its
     score, and a common anchor makes most candidates such one-hit memories.
     """
+    if weak is not None:
+        postings = _set_aside(postings, weak)
     positive = range(NEGATIVE)
     # Most postings share a handful of count patterns (one hit in the body...): decode each once.
     decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
-    hits: Counter[int] = Counter()
-    if weak is not None:
-        for rows in postings.values():
-            hits.update([row[0] for row in rows])
     for term, rows in postings.items():
         for row in rows:
             key, packed = row[0], row[1]
@@ -76,9 +74,6 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
                     weighted_tf(packed, weights), hit_fields,
                     bool(counts[NEGATIVE]), bool(STRONG_FIELDS.intersection(hit_fields)))
             tf, hit_fields, negative, strong = hit
-            if weak is not None and not strong and hits[key] == 1:
-                weak[key] = (term, row)
-                continue
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
@@ -90,6 +85,26 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
                     ev.strong = True
             if negative:
                 ev.negated.add(term)
+
+
+def _set_aside(postings: Mapping[str, list[Row]], weak: WeakHits) -> dict[str, list[Row]]:
+    """The rows worth gathering; the rows of one-hit weak memories go to `weak`. Filtering
+    whole lists in comprehensions is several times cheaper than testing row by row."""
+    hits: Counter[int] = Counter()
+    for rows in postings.values():
+        hits.update([row[0] for row in rows])
+    several = {key for key, n in hits.items() if n > 1}
+    kept: dict[str, list[Row]] = {}
+    for term, rows in postings.items():
+        kept[term] = [r for r in rows if r[1] & STRONG_MASK or r[0] in several]
+        weak[term] = [r for r in rows if not r[1] & STRONG_MASK and r[0] not in several]
+    return kept
+
+
+def weak_index(weak: WeakHits) -> dict[int, tuple[str, Row]]:
+    """Memory key -> (anchor, row) of the memories set aside, for the path triggers that match
+    one after all."""
+    return {row[0]: (term, row) for term, rows in weak.items() for row in rows}
 
 
 def weighted_tf(packed: int, weights: tuple[float, ...]) -> float:
