@@ -421,7 +421,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         engram, python = args.engram or default_engram(), sys.executable
     home = WORK / "home"
     home.mkdir(exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    # Bytecode caching on, as in any normal install: with PYTHONDONTWRITEBYTECODE set (some
+    # sandboxes do), every run would recompile each module changed since the last cached build.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("ENGRAM_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(ENGRAM_HOME=str(home), ENGRAM_TODAY=TODAY, PYTHONHASHSEED="0")
     bench = Bench(engram, python, runs, sizes, env)
     started = time.perf_counter()
