@@ -34,8 +34,8 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
-SCHEMA_VERSION = "12"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks; 12: term lists one per line
+SCHEMA_VERSION = "13"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line; 13: block checksums
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -417,23 +417,24 @@ class ScopeIndex:
         self._write_blocks(writer.take())
         self._set_meta("version", SCHEMA_VERSION)
 
-    def _write_blocks(self, rows: list[tuple[str, int, int, bytes]]) -> None:
-        self.conn.executemany("INSERT INTO postings (term, lo, hi, entries) VALUES (?,?,?,?)",
-                              rows)
+    def _write_blocks(self, rows: list[blocks.Row]) -> None:
+        self.conn.executemany("INSERT INTO postings (term, lo, hi, crc, entries)"
+                              " VALUES (?,?,?,?,?)", rows)
 
     def _remove_postings(self, key: int, terms: list[str]) -> None:
         """Take one memory's entries out of the blocks of its terms."""
         conn = self.conn
         for term in terms:
-            for rowid, blob in conn.execute(
-                    "SELECT rowid, entries FROM postings WHERE term=? AND lo<=? AND hi>=?",
+            for rowid, crc, blob in conn.execute(
+                    "SELECT rowid, crc, entries FROM postings WHERE term=? AND lo<=? AND hi>=?",
                     (term, key, key)).fetchall():
+                blocks.decode([(crc, blob)])  # never splice a damaged block
                 rest = blocks.without(blob, key)
                 if rest is None:
                     continue
                 if rest:
-                    conn.execute("UPDATE postings SET lo=?, hi=?, entries=? WHERE rowid=?",
-                                 (*blocks.key_range(rest), rest, rowid))
+                    conn.execute("UPDATE postings SET lo=?, hi=?, crc=?, entries=? WHERE rowid=?",
+                                 (*blocks.key_range(rest), blocks.checksum(rest), rest, rowid))
                 else:
                     conn.execute("DELETE FROM postings WHERE rowid=?", (rowid,))
                 break
@@ -530,8 +531,8 @@ class ScopeIndex:
         inactive = {k for (k,) in self.conn.execute("SELECT mem FROM memories WHERE active=0")}
         out: dict[str, list[blocks.Entry]] = {}
         for term in terms:
-            rows = blocks.decode(blob for (blob,) in self.conn.execute(
-                "SELECT entries FROM postings WHERE term=? ORDER BY lo", (term,)))
+            rows = blocks.decode(self.conn.execute(
+                "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,)))
             out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
         return out
 
@@ -834,7 +835,8 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
             WHERE dup_group IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;
-        CREATE TABLE IF NOT EXISTS postings (term TEXT, lo INTEGER, hi INTEGER, entries BLOB);
+        CREATE TABLE IF NOT EXISTS postings (term TEXT, lo INTEGER, hi INTEGER, crc INTEGER,
+            entries BLOB);
         CREATE INDEX IF NOT EXISTS postings_term ON postings(term, lo);
         CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);

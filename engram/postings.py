@@ -5,12 +5,16 @@ A row per (term, memory) made SQLite's B-tree the cost of a cold index (1.4 mill
 handful of rows per term, and a query decodes a whole block in C with `struct.iter_unpack`.
 
 Each entry is (memory key, packed field counts, packed field lengths, default-weighted length);
-a block's entries are sorted by key, so removing one is a binary search.
+a block's entries are sorted by key, so removing one is a binary search. Every block carries a
+CRC-32: SQLite notices a damaged B-tree page, but not damaged bytes inside a large value, and a
+garbled block must make the index rebuild, never route from invented keys.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import struct
+import zlib
 from collections.abc import Iterable
 
 ENTRY = struct.Struct("<IQQd")
@@ -18,8 +22,22 @@ Entry = tuple[int, int, int, float]
 FLUSH_BYTES = 64 * 1024 * 1024  # blocks held in memory before they are written
 
 
-def decode(blobs: Iterable[bytes]) -> list[Entry]:
+Row = tuple[str, int, int, int, bytes]  # (term, first key, last key, CRC-32, block)
+
+
+def decode(blocks: Iterable[tuple[int, bytes]]) -> list[Entry]:
+    """The entries of (CRC-32, block) pairs, in order; a damaged block raises DatabaseError,
+    which the read path answers by rebuilding the index."""
+    blobs = []
+    for crc, blob in blocks:
+        if not isinstance(blob, bytes) or zlib.crc32(blob) != crc or len(blob) % ENTRY.size:
+            raise sqlite3.DatabaseError("posting block fails its checksum")
+        blobs.append(blob)
     return list(ENTRY.iter_unpack(b"".join(blobs)))
+
+
+def checksum(blob: bytes) -> int:
+    return zlib.crc32(blob)
 
 
 def key_range(blob: bytes) -> tuple[int, int]:
@@ -63,12 +81,13 @@ class BlockWriter:
     def full(self) -> bool:
         return self._size >= FLUSH_BYTES
 
-    def take(self) -> list[tuple[str, int, int, bytes]]:
-        """(term, first key, last key, block) rows, sorted by term; the writer starts empty."""
+    def take(self) -> list[Row]:
+        """(term, first key, last key, CRC-32, block) rows, sorted by term; the writer starts
+        empty."""
         rows = []
         for term in sorted(self._pending):
             blob = b"".join(self._pending[term])
-            rows.append((term, *key_range(blob), blob))
+            rows.append((term, *key_range(blob), zlib.crc32(blob), blob))
         self._pending.clear()
         self._size = 0
         return rows

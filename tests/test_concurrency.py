@@ -230,6 +230,35 @@ def test_corrupt_cache_is_rebuilt(workspace: Path, mode: str) -> None:
     assert hook.stderr == () and body_ids(hook.stdout.encode())
 
 
+@pytest.mark.parametrize("damage", ["flipped", "shortened", "text"])
+def test_damaged_posting_block_is_rebuilt(workspace: Path, damage: str) -> None:
+    # SQLite checks its pages, not the bytes of a large value: a garbled posting block must be
+    # caught by its checksum and rebuilt, never decoded into invented memories.
+    big_workspace(workspace, 250)
+    query = "deploy harbor lantern"
+    before = engram("load", query, cwd=workspace)
+    db = workspace / ".engram" / ".cache" / INDEX_FILE
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT rowid, entries FROM postings WHERE term IN"
+                        " ('deploy', 'harbor', 'lantern')").fetchall()
+    assert rows
+    for rowid, blob in rows:
+        if damage == "flipped":
+            bad: object = bytes(b ^ 0x5A for b in blob)
+        elif damage == "shortened":
+            bad = blob[:-3]
+        else:
+            bad = "not a block"
+        conn.execute("UPDATE postings SET entries=? WHERE rowid=?", (bad, rowid))
+    conn.commit()
+    conn.close()
+    after = engram("load", query, cwd=workspace)
+    assert after.returncode == 0, after.stderr.decode()
+    assert b"Traceback" not in after.stderr
+    assert after.stdout == before.stdout
+    assert integrity(db) == "ok"
+
+
 @pytest.mark.parametrize("garbage", [b"\x00\xff garbage", b'{"version": 1, "delivered": ',
                                      b"[]", b"null", b'{"version": 1, "delivered": 5}'])
 def test_corrupt_state_is_rebuilt(workspace: Path, garbage: bytes) -> None:

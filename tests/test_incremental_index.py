@@ -29,8 +29,8 @@ def memory(mid: str, body: str, *, deps: str = "", level: str = "", tags: str = 
 def posting_rows(conn: sqlite3.Connection) -> list[tuple[str, int, int, int, float]]:
     """Every posting entry as (term, key, counts, lens, dl), checking each block's shape."""
     out = []
-    for term, lo, hi, blob in conn.execute("SELECT term, lo, hi, entries FROM postings"):
-        entries = decode([blob])
+    for term, lo, hi, crc, blob in conn.execute("SELECT term, lo, hi, crc, entries FROM postings"):
+        entries = decode([(crc, blob)])
         keys = [e[0] for e in entries]
         assert keys and keys == sorted(set(keys)) and (lo, hi) == (keys[0], keys[-1])
         out += [(term, *e) for e in entries]
