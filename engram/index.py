@@ -7,10 +7,11 @@ neither a graph library nor a parser.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sqlite3
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
@@ -697,7 +698,9 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 256 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
-PARALLEL_CHUNK = 2000  # files per round, so a 100k-memory index never holds all of them at once
+JOB_FILES = (64, 500)  # files per worker job: enough to amortise a round trip, few enough to share
+AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
+# index never holds more than a few thousand files' results at once
 
 # (root, scope, files, key of the first file): the i-th file's memory gets key first + i.
 _Job = tuple[str, str, list[FileStat], int]
@@ -735,19 +738,24 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
     from concurrent.futures.process import BrokenProcessPool
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    size = max(64, min(500, len(stats) // (workers * 4)))
+    size = max(JOB_FILES[0], min(JOB_FILES[1], len(stats) // (workers * 4)))
+    jobs = ((str(root), scope, stats[i:i + size], first_key + i)
+            for i in range(0, len(stats), size))
     handed = 0
     try:
         with ProcessPoolExecutor(max_workers=workers,
                                  mp_context=multiprocessing.get_context(method)) as pool:
-            for start in range(0, len(stats), PARALLEL_CHUNK):
-                chunk = stats[start:start + PARALLEL_CHUNK]
-                jobs = [(str(root), scope, chunk[i:i + size], first_key + start + i)
-                        for i in range(0, len(chunk), size)]
-                for batch, fresh in pool.map(_prepare_files, jobs):
-                    seed_stems(fresh)  # so this process can record every stem in the index
-                    yield batch
-                    handed += len(batch[0])
+            # A sliding window, not rounds: a new job goes out as each result comes in, so no
+            # worker idles while this process writes the last results of a round.
+            running = deque(pool.submit(_prepare_files, job)
+                            for job in itertools.islice(jobs, workers * AHEAD))
+            while running:
+                batch, fresh = running.popleft().result()
+                for job in itertools.islice(jobs, 1):
+                    running.append(pool.submit(_prepare_files, job))
+                seed_stems(fresh)  # so this process can record every stem in the index
+                yield batch
+                handed += len(batch[0])
     except (OSError, BrokenProcessPool, RuntimeError, ImportError):
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlite3
 import struct
 import zlib
+from collections import defaultdict
 from collections.abc import Iterable
 
 ENTRY = struct.Struct("<IQQd")
@@ -64,19 +65,15 @@ class BlockWriter:
     """Collects blocks per term, in key order, and hands them out as rows in bounded batches."""
 
     def __init__(self) -> None:
-        self._pending: dict[str, list[bytes]] = {}
+        self._pending: defaultdict[str, list[bytes]] = defaultdict(list)
         self._size = 0
 
     def add(self, blocks: dict[str, bytes]) -> None:
         """Blocks of memories whose keys all follow those of the blocks added before."""
         pending = self._pending
         for term, blob in blocks.items():
-            chunks = pending.get(term)
-            if chunks is None:
-                pending[term] = [blob]
-            else:
-                chunks.append(blob)
-            self._size += len(blob)
+            pending[term].append(blob)
+        self._size += sum(map(len, blocks.values()))
 
     def full(self) -> bool:
         return self._size >= FLUSH_BYTES

@@ -6,6 +6,7 @@ statistics and near-duplicate groups.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
+from engram import index as index_module
 from engram.index import ScopeIndex
 from engram.model import WORKSPACE
 from engram.postings import decode
@@ -113,7 +115,32 @@ def test_parallel_cold_index_equals_sequential(tmp_path: Path,
     monkeypatch.setattr(index_mod, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
     monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
-    monkeypatch.setattr(index_mod, "PARALLEL_CHUNK", 7)
+    monkeypatch.setattr(index_mod, "JOB_FILES", (7, 7))  # nine jobs, several in flight
+    assert index_rows(roots[1]) == sequential
+
+
+_PARENT = os.getpid()
+_REAL_PREPARE = index_module._prepare_files
+
+
+def _dying_prepare(job: tuple[str, str, list[object], int]) -> object:
+    """A worker that dies on its third job (keys from 15): the pool breaks mid-index."""
+    if os.getpid() != _PARENT and job[3] >= 15:
+        os._exit(3)
+    return _REAL_PREPARE(job)  # type: ignore[arg-type]
+
+
+def test_cold_index_survives_a_worker_dying_midway(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    roots = [tmp_path / name / ".engram" for name in ("seq", "dying")]
+    for root in roots:
+        for n in range(40):
+            write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Body number {n} here."))
+    monkeypatch.setattr(index_module, "PARALLEL_MIN", 10_000)
+    sequential = index_rows(roots[0])
+    monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(index_module, "JOB_FILES", (7, 7))
+    monkeypatch.setattr(index_module, "_prepare_files", _dying_prepare)
     assert index_rows(roots[1]) == sequential
 
 
