@@ -11,6 +11,8 @@ import json
 import re
 import sqlite3
 import zlib
+from collections import defaultdict
+from collections.abc import Iterable
 
 SHINGLE_WORDS = 5
 SKETCH_SIZE = 32
@@ -42,10 +44,17 @@ def similarity(a: list[int], b: list[int]) -> float:
 
 def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
     """id -> group name (the group's lexically first id), for members of groups only."""
-    buckets: dict[int, list[str]] = {}
-    for mid in sorted(signatures):
-        for h in signatures[mid][:BAND_KEYS]:
-            buckets.setdefault(h, []).append(mid)
+    buckets: defaultdict[int, list[str]] = defaultdict(list)
+    for mid, signature in signatures.items():
+        for h in signature[:BAND_KEYS]:
+            buckets[h].append(mid)
+    return connect(buckets.values(), signatures)
+
+
+def connect(buckets: Iterable[list[str]], signatures: dict[str, list[int]]) -> dict[str, str]:
+    """Groups from buckets of ids sharing a band key: the connected components of bucket mates
+    at least THRESHOLD alike, each named by its lexically first id. Neither the order of the
+    buckets nor of their members changes the result."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -53,7 +62,7 @@ def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
             x = parent[x]
         return x
 
-    for members in buckets.values():
+    for members in buckets:
         if len(members) < 2 or len(members) > MAX_BUCKET:
             continue
         for i, a in enumerate(members):
@@ -69,9 +78,8 @@ def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
     return out
 
 
-def assign_groups(conn: sqlite3.Connection, signatures: dict[str, list[int]]) -> None:
-    """Group the whole scope (a full refresh) from the active memories' signatures."""
-    found = groups(signatures)
+def assign_groups(conn: sqlite3.Connection, found: dict[str, str]) -> None:
+    """Store the groups of the whole scope (a full refresh): id -> group name."""
     conn.execute("UPDATE memories SET dup_group=NULL WHERE dup_group IS NOT NULL")
     conn.executemany("UPDATE memories SET dup_group=? WHERE id=? AND active=1",
                      ((group, mid) for mid, group in sorted(found.items())))

@@ -11,7 +11,7 @@ import itertools
 import json
 import os
 import sqlite3
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import asdict, dataclass, fields
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
-from engram.dedupe import BAND_KEYS, assign_groups, body_signature, reassign_groups
+from engram.dedupe import BAND_KEYS, assign_groups, body_signature, connect, reassign_groups
 from engram.discover import (
     SPLIT_MIN_FILES,
     FileStat,
@@ -232,8 +232,10 @@ class _Delta:
         self.new_keys: set[int] = set()
         self._before: dict[str, tuple[str, tuple[str, ...], int, int]] = {}
         # A full refresh keeps what derivation needs of every memory, instead of reading and
-        # decoding it all back from the tables.
+        # decoding it all back from the tables, and buckets sketches as memories arrive (while
+        # the workers are still busy).
         self.stored: list[_Stored] = []
+        self.buckets: defaultdict[int, list[int]] = defaultdict(list)
 
     def forget(self, rel: str, row: tuple[str, str, str, int, str | None]) -> None:
         mid, head, lengths, depth, group = row
@@ -254,6 +256,8 @@ class _Delta:
             prepared.level
         if self.full:
             self.stored.append(_Stored(key, mid, rel, deps, level, prepared.signature))
+            for band in prepared.signature[:BAND_KEYS]:
+                self.buckets[band].append(key)
         self.ids.add(mid)
         self.count += 1
         self.new_keys.add(key)
@@ -484,7 +488,10 @@ class ScopeIndex:
                                        {w.id: w.level for w in winners})
             conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                              ((depths[w.id], w.key) for w in winners if depths[w.id]))
-            assign_groups(conn, {w.id: w.signature for w in winners if w.signature})
+            ids = {w.key: w.id for w in winners}
+            mates = ([ids[k] for k in keys if k in ids]
+                     for keys in delta.buckets.values() if len(keys) > 1)
+            assign_groups(conn, connect(mates, {w.id: w.signature for w in winners}))
             return
         conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
                          " memories m2 WHERE m2.id = memories.id)) WHERE id=?",

@@ -79,6 +79,9 @@ def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: P
         lambda: write_memory(root, "top.md", memory("top", "Top.", deps="solo", level="3")),
         lambda: (root / "solo.md").unlink(),
         lambda: write_memory(root, "dup-a.md", memory("dup-a", SHARED, tags="db, ops")),
+        # A duplicate-id loser with a near-duplicate body: it joins no group.
+        lambda: write_memory(root, "zz-loser.md", memory("dup-c", SHARED + " Again.")),
+        lambda: write_memory(root, "zz-other.md", memory("other", SHARED + " Again.")),
     ]
     for step in steps:
         step()
