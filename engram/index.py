@@ -35,8 +35,8 @@ from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
-SCHEMA_VERSION = "13"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks; 12: term lists one per line; 13: block checksums
+SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -82,6 +82,22 @@ class Restriction(NamedTuple):
     valid_from: str | None
     valid_until: str | None
     roles: tuple[str, ...]
+
+
+class Restrictions:
+    """Restriction by memory key, decoded only for the keys asked about: a large corpus has
+    thousands of restricted memories, and a query meets few of them."""
+
+    def __init__(self, rows: dict[int, tuple[Any, ...]]) -> None:
+        self._rows = rows
+
+    def get(self, key: int) -> Restriction | None:
+        row = self._rows.get(key)
+        if row is None:
+            return None
+        _, lifecycle, by, valid_from, valid_until, roles = row
+        return Restriction(lifecycle, by, valid_from, valid_until,
+                           tuple(json.loads(roles)) if roles != "[]" else ())
 
 
 def is_restricted(memory: Memory) -> bool:
@@ -551,13 +567,12 @@ class ScopeIndex:
             "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
             " WHERE active=1 AND dup_group IS NOT NULL")}
 
-    def restrictions(self) -> dict[int, Restriction]:
-        """Lifecycle and role fields of the memories they can exclude (usually few), read from
-        plain columns so every query applies those exclusions exactly and cheaply."""
-        return {key: Restriction(lc, by, vf, vu, tuple(json.loads(roles)))
-                for key, lc, by, vf, vu, roles in self.conn.execute(
-                    "SELECT mem, lifecycle, superseded_by, valid_from, valid_until, roles"
-                    " FROM memories WHERE active=1 AND restricted=1")}
+    def restrictions(self) -> Restrictions:
+        """Lifecycle and role fields of the memories they can exclude, read from plain columns
+        so every query applies those exclusions exactly and cheaply."""
+        return Restrictions({row[0]: row for row in self.conn.execute(
+            "SELECT mem, lifecycle, superseded_by, valid_from, valid_until, roles"
+            " FROM memories WHERE active=1 AND restricted=1")})
 
     def _rows_in(self, query: str, values: Iterable[object]) -> Iterator[tuple[Any, ...]]:
         """Rows of `query` (with one `{marks}` placeholder) for every value, in chunks that
@@ -845,8 +860,12 @@ def _create(conn: sqlite3.Connection) -> None:
             active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
             superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
-        CREATE INDEX IF NOT EXISTS memories_restricted ON memories(restricted)
-            WHERE restricted=1;
+        -- Covering indexes: in a fresh process every row read from the (large) memories table
+        -- is a page to fetch, so the two per-query lists are read from their indexes alone.
+        CREATE INDEX IF NOT EXISTS memories_restricted ON memories(restricted, active, mem,
+            lifecycle, superseded_by, valid_from, valid_until, roles) WHERE restricted=1;
+        CREATE INDEX IF NOT EXISTS memories_globbed ON memories(active, mem, globs)
+            WHERE globs != '[]';
         CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
             WHERE dup_group IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;
