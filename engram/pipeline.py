@@ -9,6 +9,7 @@ import datetime as _dt
 import heapq
 import json
 import os
+import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -434,6 +435,10 @@ def _load_records(scopes: Scopes, items: list[_Scored]) -> None:
         keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None]
         if keys:
             records = index.records(keys)
+            if len(records) < len(set(keys)):
+                # A posting names a memory the index does not hold: the cache disagrees with
+                # itself, and the read path rebuilds it (`_rebuilds_corrupt_index`).
+                raise sqlite3.DatabaseError("index postings name a missing memory")
             for item in items:
                 if item.scope_rank == scope_rank and item.record is None:
                     item.record = records[item.key]

@@ -12,12 +12,14 @@ import sqlite3
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import pytest
 
 from engram.hook import run_hook
 from engram.index import INDEX_FILE
+from engram.postings import ENTRY
 from engram.state import read_state, session_file
 from tests.conftest import write_memory
 from tests.reliability_log import record
@@ -257,6 +259,25 @@ def test_damaged_posting_block_is_rebuilt(workspace: Path, damage: str) -> None:
     assert b"Traceback" not in after.stderr
     assert after.stdout == before.stdout
     assert integrity(db) == "ok"
+
+
+def test_posting_of_a_memory_the_index_lacks_is_rebuilt(workspace: Path) -> None:
+    # A block that passes its checksum but names a memory key no row holds (a cache written by
+    # something else, or a bug): the load rebuilds the index instead of failing on the key.
+    big_workspace(workspace, 60)
+    query = "deploy harbor lantern"
+    before = engram("load", query, cwd=workspace)
+    db = workspace / ".engram" / ".cache" / INDEX_FILE
+    conn = sqlite3.connect(db)
+    blob = ENTRY.pack(999_999, 1, 0, 10.0)
+    conn.execute("INSERT INTO postings (term, lo, hi, crc, entries) VALUES (?,?,?,?,?)",
+                 ("deploy", 999_999, 999_999, zlib.crc32(blob), blob))
+    conn.commit()
+    conn.close()
+    after = engram("load", query, cwd=workspace)
+    assert after.returncode == 0, after.stderr.decode()
+    assert b"Traceback" not in after.stderr
+    assert after.stdout == before.stdout
 
 
 @pytest.mark.parametrize("garbage", [b"\x00\xff garbage", b'{"version": 1, "delivered": ',
