@@ -5,7 +5,6 @@ A bad value is never ignored: it raises ConfigError naming the file and the key.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -189,6 +188,8 @@ def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, obj
             raise ConfigError(f"{path}: {key}: expected a mapping of settings, "
                               f"got {_describe(value)}")
         else:
+            import difflib  # only to name the likely key in an error
+
             match = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.6)
             hint = f"; did you mean {match[0]}?" if match else ""
             raise ConfigError(f"{path}: {key}: unknown key{hint}")

@@ -5,7 +5,6 @@ pathspec is imported here only, and only when an ignore file or a glob actually 
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
@@ -13,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from engram.hashing import blake2b
 from engram.model import Problem
 
 IGNORE_FILE = ".engramignore"
@@ -202,7 +202,7 @@ def listing_signature(listing: Listing) -> str:
     touched, so a warm load can skip comparing file by file. marshal serialises the list in C;
     its format only changes with the interpreter, and a changed digest merely means one
     file-by-file comparison."""
-    return hashlib.blake2b(marshal.dumps(listing), digest_size=16).hexdigest()
+    return blake2b(marshal.dumps(listing), digest_size=16).hexdigest()
 
 
 def ignore_signature(root: Path) -> str:

@@ -5,11 +5,11 @@ Every location has an environment override so tests and unusual setups never tou
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 from engram.errors import WorkspaceError
+from engram.hashing import sha256
 
 SCOPE_DIRNAME = ".engram"
 CACHE_DIRNAME = ".cache"
@@ -76,7 +76,7 @@ def derived_dir(root: Path, kind: str) -> Path | None:
     if _writable_dir(preferred):
         _ensure_gitignore(preferred)
         return preferred
-    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    digest = sha256(str(root.resolve()).encode()).hexdigest()[:16]
     fallback = global_root() / "cache" / digest / kind
     if _writable_dir(fallback):
         return fallback

@@ -5,12 +5,12 @@ Formatting is pure; `check_printable` is the one place that re-reads a file befo
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from engram.hashing import sha256
 from engram.model import Finding, Memory, Pack, PackItem
 
 CARD_MAX = 160
@@ -189,7 +189,7 @@ def check_printable(memory: Memory, root: Path) -> Printable:
         raw = (root / memory.rel_path).read_bytes()
     except OSError:
         return Printable("unreadable")
-    if hashlib.sha256(raw).hexdigest() != memory.sha256:
+    if sha256(raw).hexdigest() != memory.sha256:
         return Printable("changed")
     text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
     lines = rendered_lines(text)

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from engram.errors import EngramError
 from engram.fsutil import atomic_write
+from engram.hashing import sha256
 from engram.model import Memory
 
 LOCK_FILE = "sources.lock"
@@ -17,7 +17,7 @@ LOCK_FILE = "sources.lock"
 
 def file_hash(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
 

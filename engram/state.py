@@ -6,7 +6,6 @@ One small JSON file per (host, session), changed only under a file lock and repl
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engram.fsutil import atomic_write
+from engram.hashing import sha256
 
 STATE_VERSION = 1
 # Sessions idle this long are gone from every host's resume list; their files are pruned.
@@ -70,7 +70,7 @@ class SessionState:
 def session_file(state_dir: Path, host: str, session_id: str, agent_id: str | None = None) -> Path:
     """The state file name: hashed, since session ids are host-chosen strings."""
     who = session_id if agent_id is None else f"{session_id}\0{agent_id}"
-    digest = hashlib.sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    digest = sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return state_dir / f"{_PREFIX}{host}-{digest}.json"
 
 

@@ -15,6 +15,10 @@ REPO = Path(__file__).resolve().parents[1]
 # networkx builds graphs at index time only; numpy arrives with rank_bm25; yaml and pathspec
 # are needed only when a file changed or an ignore file exists.
 FORBIDDEN = ("networkx", "numpy", "yaml", "pathspec", "rank_bm25")
+# Light, but each is a millisecond or two on every prompt that nothing there needs: hashlib
+# loads OpenSSL (engram.hashing uses CPython's built-in digests), difflib only names a likely
+# key in an error.
+AVOIDED = ("hashlib", "difflib")
 
 MEMORIES = {
     "rules/release.md": ("---\nid: release-checklist\ntype: rule\ntags: [release]\n"
@@ -75,6 +79,8 @@ def test_warm_load_imports_no_heavy_library(warm: tuple[Path, dict[str, str]],
     proc = engram(args, project, env, importtime=True)
     assert "release-checklist" in proc.stdout  # the path really routed something
     assert imported_modules(proc.stderr) & set(FORBIDDEN) == set()
+    if args[1] != "--dry-run":
+        assert imported_modules(proc.stderr) & set(AVOIDED) == set()
 
 
 def test_warm_hook_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -> None:
@@ -85,7 +91,7 @@ def test_warm_hook_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -
                "permission_mode": "default"}
     proc = engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)
     assert "release-checklist" in proc.stdout
-    assert imported_modules(proc.stderr) & {*FORBIDDEN, "click"} == set()
+    assert imported_modules(proc.stderr) & {*FORBIDDEN, *AVOIDED, "click"} == set()
 
 
 def test_parser_of_importtime_lines() -> None:
@@ -93,3 +99,15 @@ def test_parser_of_importtime_lines() -> None:
               "import time:       120 |        120 |   yaml.error\n"
               "import time:        80 |       9000 | engram.pipeline\n")
     assert imported_modules(sample) == {"yaml", "engram"}
+
+
+def test_builtin_digests_equal_hashlib() -> None:
+    # engram.hashing avoids hashlib's OpenSSL start-up; stored hashes must not change for it.
+    import hashlib
+
+    from engram import hashing
+
+    data = "memory body é\n".encode() * 1000
+    assert hashing.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert hashing.blake2b(data, digest_size=16).hexdigest() == \
+        hashlib.blake2b(data, digest_size=16).hexdigest()
