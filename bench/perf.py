@@ -2,7 +2,8 @@
 run engram (the installed console script as a subprocess), each figure also as a ratio to bare
 interpreter start-up measured in the same run.
 
-    python bench/perf.py              # full run: 1k, 10k, 100k (about 15 minutes on 2 cores)
+    python bench/perf.py              # full run: 1k, 10k, 100k (about 3 minutes on 2 cores once the
+                                      # corpora exist)
     python bench/perf.py --quick      # 1k and 10k, fewer runs (development)
     python bench/perf.py --sizes 1000 --runs 5
     python bench/perf.py --venv       # measure a regular `pip install .` in bench/.work/venv
