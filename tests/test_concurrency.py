@@ -204,21 +204,32 @@ def _corrupt(db: Path, mode: str, rng: random.Random) -> None:
     db.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("mode", ["garbage", "truncated", "header", "page2", "page4", "page6"])
-def test_corrupt_cache_is_rebuilt(workspace: Path, mode: str) -> None:
-    big_workspace(workspace, 250)
+def indexed(workspace: Path, count: int) -> tuple[str, subprocess.CompletedProcess[bytes], Path]:
+    """A workspace of `count` memories after one load: (query, that load, the index file)."""
+    big_workspace(workspace, count)
     query = "deploy harbor lantern"
     before = engram("load", query, cwd=workspace)
-    db = workspace / ".engram" / ".cache" / INDEX_FILE
+    return query, before, workspace / ".engram" / ".cache" / INDEX_FILE
+
+
+def assert_same_load(workspace: Path, query: str,
+                     before: subprocess.CompletedProcess[bytes]) -> None:
+    """After damage to the cache, a load still succeeds quietly and prints what it did before."""
+    after = engram("load", query, cwd=workspace)
+    assert after.returncode == 0, after.stderr.decode()
+    assert b"Traceback" not in after.stderr
+    assert after.stdout == before.stdout
+
+
+@pytest.mark.parametrize("mode", ["garbage", "truncated", "header", "page2", "page4", "page6"])
+def test_corrupt_cache_is_rebuilt(workspace: Path, mode: str) -> None:
+    query, before, db = indexed(workspace, 250)
     # Checkpoint the WAL into the main file so the damage hits real data.
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     _corrupt(db, mode, random.Random(mode))
-    after = engram("load", query, cwd=workspace)
-    assert after.returncode == 0, after.stderr.decode()
-    assert b"Traceback" not in after.stderr
-    assert after.stdout == before.stdout
+    assert_same_load(workspace, query, before)
     if mode.startswith("page"):
         # A damaged page only matters once a query reads it (then the index is rebuilt on the
         # spot); a page this query never reads may stay damaged until a full re-index.
@@ -236,10 +247,7 @@ def test_corrupt_cache_is_rebuilt(workspace: Path, mode: str) -> None:
 def test_damaged_posting_block_is_rebuilt(workspace: Path, damage: str) -> None:
     # SQLite checks its pages, not the bytes of a large value: a garbled posting block must be
     # caught by its checksum and rebuilt, never decoded into invented memories.
-    big_workspace(workspace, 250)
-    query = "deploy harbor lantern"
-    before = engram("load", query, cwd=workspace)
-    db = workspace / ".engram" / ".cache" / INDEX_FILE
+    query, before, db = indexed(workspace, 250)
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT rowid, entries FROM postings WHERE term IN"
                         " ('deploy', 'harbor', 'lantern')").fetchall()
@@ -254,30 +262,21 @@ def test_damaged_posting_block_is_rebuilt(workspace: Path, damage: str) -> None:
         conn.execute("UPDATE postings SET entries=? WHERE rowid=?", (bad, rowid))
     conn.commit()
     conn.close()
-    after = engram("load", query, cwd=workspace)
-    assert after.returncode == 0, after.stderr.decode()
-    assert b"Traceback" not in after.stderr
-    assert after.stdout == before.stdout
+    assert_same_load(workspace, query, before)
     assert integrity(db) == "ok"
 
 
 def test_posting_of_a_memory_the_index_lacks_is_rebuilt(workspace: Path) -> None:
     # A block that passes its checksum but names a memory key no row holds (a cache written by
     # something else, or a bug): the load rebuilds the index instead of failing on the key.
-    big_workspace(workspace, 60)
-    query = "deploy harbor lantern"
-    before = engram("load", query, cwd=workspace)
-    db = workspace / ".engram" / ".cache" / INDEX_FILE
+    query, before, db = indexed(workspace, 60)
     conn = sqlite3.connect(db)
     blob = ENTRY.pack(999_999, 1, 0, 10.0)
     conn.execute("INSERT INTO postings (term, lo, hi, crc, entries) VALUES (?,?,?,?,?)",
                  ("deploy", 999_999, 999_999, zlib.crc32(blob), blob))
     conn.commit()
     conn.close()
-    after = engram("load", query, cwd=workspace)
-    assert after.returncode == 0, after.stderr.decode()
-    assert b"Traceback" not in after.stderr
-    assert after.stdout == before.stdout
+    assert_same_load(workspace, query, before)
 
 
 @pytest.mark.parametrize("garbage", [b"\x00\xff garbage", b'{"version": 1, "delivered": ',

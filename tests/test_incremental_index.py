@@ -133,12 +133,18 @@ def _dying_prepare(job: tuple[str, str, list[object], int]) -> object:
     return _REAL_PREPARE(job)  # type: ignore[arg-type]
 
 
+def twin_roots(tmp_path: Path, names: tuple[str, str], count: int) -> list[Path]:
+    """Two scope roots holding the same `count` small memories."""
+    roots = [tmp_path / name / ".engram" for name in names]
+    for root in roots:
+        for n in range(count):
+            write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Body number {n} here."))
+    return roots
+
+
 def test_cold_index_survives_a_worker_dying_midway(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    roots = [tmp_path / name / ".engram" for name in ("seq", "dying")]
-    for root in roots:
-        for n in range(40):
-            write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Body number {n} here."))
+    roots = twin_roots(tmp_path, ("seq", "dying"), 40)
     monkeypatch.setattr(index_module, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
     monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
@@ -151,18 +157,13 @@ def test_cold_index_without_worker_processes_falls_back(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     import concurrent.futures
 
-    from engram import index as index_mod
-
-    roots = [tmp_path / name / ".engram" for name in ("seq", "broken")]
-    for root in roots:
-        for n in range(30):
-            write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Body number {n} here."))
-    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 10_000)
+    roots = twin_roots(tmp_path, ("seq", "broken"), 30)
+    monkeypatch.setattr(index_module, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
 
     def no_processes(*args: object, **kwargs: object) -> None:
         raise OSError("no semaphores in this sandbox")
 
-    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
     assert index_rows(roots[1]) == sequential
