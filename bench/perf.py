@@ -286,7 +286,7 @@ def measure_size(bench: Bench, corpus: Corpus, quick: bool) -> None:
     query = corpus.queries["4 anchors"]
     big = size >= 100_000
     # Cold: no cache at all, then the first `load` builds the index.
-    cold_runs = 1 if (big or quick) else 2
+    cold_runs = 1 if (big or quick) else 3  # 100k: one run, a minute each
     colds: list[Run] = []
     for _ in range(cold_runs):
         shutil.rmtree(corpus.root / ".cache", ignore_errors=True)
@@ -357,7 +357,7 @@ def measure_size(bench: Bench, corpus: Corpus, quick: bool) -> None:
               refresh <= limit if size == 10_000 else None)
 
     if not big:
-        graph_runs = 1 if quick else 2
+        graph_runs = 1 if quick else 3
         graphs = repeat(graph_runs, lambda _: bench.engram_run(corpus, "graph", "--rebuild"))
         g = median(graphs)
         bench.add("graph --rebuild", name, "<= 10 s" if size == 10_000 else "-", g,
