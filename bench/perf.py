@@ -322,6 +322,9 @@ def measure_size(bench: Bench, corpus: Corpus, quick: bool) -> None:
               f"{rss_mb:.0f} MB", rss_mb <= 400 if big else None)
 
     if size <= 10_000:
+        # Every run is a new session: start from an empty state folder, so a figure does not
+        # depend on how many sessions earlier benchmark runs left behind.
+        shutil.rmtree(corpus.root / ".state", ignore_errors=True)
         hook_runs = max(runs * 2, 20) if not quick else runs
         hooks = repeat(hook_runs, lambda _: bench.engram_run(
             corpus, "hook", "claude", stdin=hook_payload(corpus, query)))

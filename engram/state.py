@@ -143,10 +143,27 @@ def locked_session(state_dir: Path, host: str, session_id: str,
         if state.to_json() != before:
             atomic_write(path, json.dumps(state.to_json(), sort_keys=True) + "\n")
     if is_new:
-        prune(state_dir)
+        prune_if_due(state_dir)
 
 
 STRAY_TEMP_SECONDS = 3600  # no write takes an hour: an older temp file is a killed writer's
+PRUNE_EVERY_SECONDS = 3600
+PRUNE_MARKER = ".pruned"
+
+
+def prune_if_due(state_dir: Path) -> None:
+    """`prune` at most once an hour per state folder: it stats every session file, and a busy
+    project keeps hundreds of them for a week, so pruning on each new session cost a new
+    session's hook milliseconds for nothing."""
+    marker = state_dir / PRUNE_MARKER
+    try:
+        if time.time() - marker.stat().st_mtime < PRUNE_EVERY_SECONDS:
+            return
+    except OSError:
+        pass  # never pruned here yet
+    prune(state_dir)
+    with contextlib.suppress(OSError):
+        marker.touch()
 
 
 def prune(state_dir: Path, *, now: float | None = None, max_age: float = MAX_AGE_SECONDS) -> int:

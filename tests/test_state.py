@@ -74,6 +74,30 @@ def test_prune_removes_only_old_session_files(tmp_path: Path) -> None:
     assert not old.exists() and new.exists() and (tmp_path / "log.jsonl").exists()
 
 
+def test_new_sessions_prune_at_most_once_an_hour(tmp_path: Path) -> None:
+    week_ago = time.time() - 8 * 24 * 3600
+
+    def old_session(name: str) -> Path:
+        path = session_file(tmp_path, "claude", name)
+        path.write_text("{}")
+        os.utime(path, (week_ago, week_ago))
+        return path
+
+    first = old_session("old-1")
+    with locked_session(tmp_path, "claude", "new-1"):
+        pass
+    assert not first.exists()  # the first new session prunes
+    second = old_session("old-2")
+    with locked_session(tmp_path, "claude", "new-2"):
+        pass
+    assert second.exists()  # within the hour: no second scan
+    hours_ago = time.time() - 2 * 3600
+    os.utime(tmp_path / ".pruned", (hours_ago, hours_ago))
+    with locked_session(tmp_path, "claude", "new-3"):
+        pass
+    assert not second.exists()
+
+
 def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
     target = tmp_path / "x.json"
     atomic_write(target, "one")
