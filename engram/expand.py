@@ -23,6 +23,8 @@ class Routed:
 
 @dataclass(frozen=True)
 class Member:
+    """A pack member: routed on its own, or pulled in as a prerequisite."""
+
     memory: Memory
     score: float
     depth: int
@@ -32,6 +34,8 @@ class Member:
 
 @dataclass(frozen=True)
 class Selection:
+    """What expansion chose: the pack in order, the related memories over the limit."""
+
     members: tuple[Member, ...]  # pack order
     cut: tuple[Routed, ...]  # related but over the limit, rank order
     pulled_in: int  # prerequisites that were not related themselves

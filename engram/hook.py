@@ -60,6 +60,8 @@ class HookResult:
 
 @dataclass(frozen=True)
 class _Outcome:
+    """What one hook call prints, logs and records."""
+
     text: str = ""  # what to inject; "" = the host's no-op
     entry: dict[str, Any] = dataclasses.field(default_factory=dict)  # extra log fields
     log: bool = True
@@ -180,6 +182,8 @@ def _no_log(chars: int) -> None:
 
 @dataclass(frozen=True)
 class _Run:
+    """One hook call: the host, its event, the request it maps to and the resolved context."""
+
     host: Host
     event: HookEvent
     base: Request

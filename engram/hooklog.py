@@ -23,6 +23,8 @@ MAX_LOG_BYTES = 2 * 1024 * 1024
 
 @dataclass(frozen=True)
 class LogEntry:
+    """One line of the hook log."""
+
     time: str
     host: str
     event: str

@@ -44,6 +44,8 @@ MAX_CHECK_ROUNDS = 2  # re-index and re-rank once if a file changed between inde
 
 @dataclass(frozen=True)
 class Request:
+    """What a caller asks for: the task, where it runs, and how the pack should look."""
+
     query: str = ""
     paths: tuple[str, ...] = ()
     cwd: str = "."
@@ -64,6 +66,8 @@ class Request:
 
 @dataclass(frozen=True)
 class Context:
+    """Where a request runs: its scope folders and merged configuration."""
+
     workspace_dir: Path | None  # the project dir holding .engram/
     engram_dir: Path | None
     global_dir: Path | None

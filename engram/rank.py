@@ -33,6 +33,8 @@ def idf(doc_count: int, doc_freq: int) -> float:
 
 @dataclass(frozen=True)
 class CorpusStats:
+    """What BM25 needs of the whole corpus."""
+
     doc_count: int
     avg_len: float  # weighted average document length
 

@@ -19,6 +19,8 @@ RELATED_MAX = 5
 
 @dataclass(frozen=True)
 class RenderedParts:
+    """Which memories a rendered pack shows as bodies or cards, demoted or dropped."""
+
     bodies: tuple[str, ...]
     cards: tuple[str, ...]
     demoted: tuple[str, ...]
@@ -27,6 +29,8 @@ class RenderedParts:
 
 @dataclass(frozen=True)
 class Rendered:
+    """A rendered pack: its text and which memories it shows how."""
+
     text: str
     bodies: tuple[str, ...]
     cards: tuple[str, ...]
