@@ -7,13 +7,12 @@ the prerequisites it declares (those that are visible).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engram.model import Memory
 
 
-@dataclass(frozen=True)
-class Routed:
+class Routed(NamedTuple):
     """A related memory in rank order, as expand sees it."""
 
     memory: Memory
@@ -21,8 +20,7 @@ class Routed:
     depth: int
 
 
-@dataclass(frozen=True)
-class Member:
+class Member(NamedTuple):
     """A pack member: routed on its own, or pulled in as a prerequisite."""
 
     memory: Memory
@@ -32,8 +30,7 @@ class Member:
     routed: bool  # True when it was related on its own merits
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """What expansion chose: the pack in order, the related memories over the limit."""
 
     members: tuple[Member, ...]  # pack order

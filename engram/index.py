@@ -14,7 +14,7 @@ import sqlite3
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -106,8 +106,7 @@ def is_restricted(memory: Memory) -> bool:
                 or memory.valid_until or memory.roles)
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """A memory as the index holds it: the parsed fields plus what was derived at index time."""
 
     key: int
@@ -675,8 +674,7 @@ def is_corrupt(exc: BaseException) -> bool:
     return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
 
 
-@dataclass(frozen=True)
-class Prepared:
+class Prepared(NamedTuple):
     """A parsed memory encoded for storage, with what deriving needs of it. All the encoding
     is done here, in a worker process, not in the one writing SQLite."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 K1 = 1.5
 B = 0.75
@@ -31,8 +31,7 @@ def idf(doc_count: int, doc_freq: int) -> float:
     return math.log(1.0 + (doc_count - doc_freq + 0.5) / (doc_freq + 0.5))
 
 
-@dataclass(frozen=True)
-class CorpusStats:
+class CorpusStats(NamedTuple):
     """What BM25 needs of the whole corpus."""
 
     doc_count: int

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engram.hashing import sha256
 from engram.model import Finding, Memory, Pack, PackItem
@@ -17,8 +17,7 @@ CARD_MAX = 160
 RELATED_MAX = 5
 
 
-@dataclass(frozen=True)
-class RenderedParts:
+class RenderedParts(NamedTuple):
     """Which memories a rendered pack shows as bodies or cards, demoted or dropped."""
 
     bodies: tuple[str, ...]
@@ -27,8 +26,7 @@ class RenderedParts:
     dropped: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Rendered:
+class Rendered(NamedTuple):
     """A rendered pack: its text and which memories it shows how."""
 
     text: str
@@ -169,8 +167,7 @@ def _parts(items: Sequence[PackItem], modes: dict[str, str], demoted: list[str],
 
 
 # -- checks before printing ------------------------------------------------------------------
-@dataclass(frozen=True)
-class Printable:
+class Printable(NamedTuple):
     """The outcome of re-reading a memory just before printing it."""
 
     status: str  # "ok" | "changed" | "unsafe" | "unreadable"

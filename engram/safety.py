@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engram.model import Finding
 
@@ -17,8 +17,7 @@ KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "u
 __all__ = ["KINDS", "ScanResult", "scan"]
 
 
-@dataclass(frozen=True)
-class ScanResult:
+class ScanResult(NamedTuple):
     """Every verdict on one memory, split by whether its `safety.allow` covers the kind."""
 
     findings: tuple[Finding, ...]  # not covered by allow; sorted by (line, kind)
