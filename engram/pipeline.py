@@ -179,21 +179,26 @@ class Scopes:
 
 
 # -- routing and ranking ------------------------------------------------------------------------
-@dataclass
 class _Scored:
     """A candidate while it is ranked. `record` is loaded only for memories that can reach the
-    pack (or for every candidate when the caller asks for an explanation)."""
+    pack (or for every candidate when the caller asks for an explanation). A plain class: a
+    dataclass would cost its definition at every import."""
 
-    scope_rank: int
-    key: int
-    evidence: route.Evidence
-    bm25: float = 0.0
-    record: Record | None = None
-    multipliers: list[tuple[str, float]] = field(default_factory=list)
-    score: float = 0.0
-    stale: bool = False
-    excluded: str | None = None
-    detail: str = ""
+    __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
+                 "stale", "excluded", "detail")
+
+    def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
+                 record: Record | None = None) -> None:
+        self.scope_rank = scope_rank
+        self.key = key
+        self.evidence = evidence
+        self.bm25 = bm25
+        self.record = record
+        self.multipliers: list[tuple[str, float]] = []
+        self.score = 0.0
+        self.stale = False
+        self.excluded: str | None = None
+        self.detail = ""
 
     @property
     def rec(self) -> Record:

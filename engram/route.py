@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
@@ -22,15 +21,18 @@ GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 COVERAGE_MIN = 0.5
 
 
-@dataclass
 class Evidence:
-    """What one memory shares with the query, before any scoring."""
+    """What one memory shares with the query, before any scoring. A plain class: one is made
+    per candidate, and a dataclass would cost its definition at every import."""
 
-    tf: dict[str, float] = field(default_factory=dict)  # anchor -> weighted term frequency
-    fields: dict[str, tuple[str, ...]] = field(default_factory=dict)  # anchor -> fields hit
-    negated: set[str] = field(default_factory=set)  # anchors met inside an exclusion clause
-    path_match: bool = False
-    strong: bool = False  # an anchor hit id, tags or directive
+    __slots__ = ("tf", "fields", "negated", "path_match", "strong")
+
+    def __init__(self) -> None:
+        self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
+        self.fields: dict[str, tuple[str, ...]] = {}  # anchor -> fields hit
+        self.negated: set[str] = set()  # anchors met inside an exclusion clause
+        self.path_match = False
+        self.strong = False  # an anchor hit id, tags or directive
 
     @property
     def anchors_matched(self) -> int:
