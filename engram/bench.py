@@ -6,7 +6,6 @@ rank_bm25 top-k over the same weighted fields, so each figure has its floor besi
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shutil
 import statistics
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engram import records
 from engram.errors import EngramError
 from engram.model import Memory, Pack, PackItem
 from engram.paths import SCOPE_DIRNAME
@@ -253,7 +253,7 @@ def _run_engram(cases: list[Case], project: Path, limit: int | None,
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
         result = judge(case, members, estimate_tokens(render_pack(pack).text))
         if not result.passed:  # rank every candidate, so the reasons cover every expected id
-            pack = pipeline.build_pack(dataclasses.replace(request, explain=True))
+            pack = pipeline.build_pack(records.replace(request, explain=True))
         results.append(_explained(result, pack, report.dry_run if verbose else None))
     if cases:
         count = len(pipeline.visible_memories(pipeline.Request(

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 from engram.errors import ConfigError
+from engram.records import record, replace
 
 CONFIG_FILE = "config.yaml"
 DEFAULT_FIELD_WEIGHTS: tuple[tuple[str, float], ...] = (
@@ -24,7 +24,7 @@ DEFAULT_FIELD_WEIGHTS: tuple[tuple[str, float], ...] = (
 WEIGHTS_KEY = "load.field_weights"
 
 
-@dataclass(frozen=True)
+@record
 class Config:
     """Resolved settings; field `load_limit` is key `load.limit` in a config file."""
 

@@ -6,10 +6,11 @@ networkx is imported here only; the hot path reads the layers the index stored a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engram.model import Problem
 from engram.pipeline import Request, Scopes, build_pack, resolve
+from engram.records import replace
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engram import records
 from engram.errors import EngramError, UnknownHostError, WorkspaceError
 from engram.hooklog import LogEntry, now_iso
 from engram.hooklog import append as append_log
@@ -215,7 +216,7 @@ class _Run:
             yield state
 
     def request(self, **changes: Any) -> Request:
-        return dataclasses.replace(self.base, **changes)
+        return records.replace(self.base, **changes)
 
 
 def _ignored(run: _Run) -> _Outcome:
@@ -284,7 +285,7 @@ def _subagent_start(run: _Run) -> _Outcome:
         pack = build_pack(run.request(ids=tuple(parent.last_pack), disclosure="full",
                                       record_fetch=False), run.ctx)
         # An id fetch skips routing; the subagent's role still decides what it may see.
-        pack = dataclasses.replace(pack, items=tuple(
+        pack = records.replace(pack, items=tuple(
             i for i in pack.items if not i.memory.roles or event.role in i.memory.roles))
     with run.session() as state:
         state.reset()  # a subagent starts with an empty context of its own
@@ -405,9 +406,9 @@ def limit_bodies(pack: Pack, state: SessionState, max_bodies: int) -> Pack:
             if budget > 0:
                 budget -= 1
             else:
-                item = dataclasses.replace(item, disclosure="card")
+                item = records.replace(item, disclosure="card")
         items.append(item)
-    return dataclasses.replace(pack, items=tuple(items))
+    return records.replace(pack, items=tuple(items))
 
 
 def fit(host: Host, pack: Pack, *, omit_ids: Collection[str] = (),

@@ -14,7 +14,6 @@ import sqlite3
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
-from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,6 +32,7 @@ from engram.discover import (
 )
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
+from engram.records import as_dict, field_types
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 
 SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
@@ -46,7 +46,7 @@ _BITS = 9
 _CAP = (1 << _BITS) - 1
 # The bits of the packed counts that belong to id, tags and directive: a strong hit.
 STRONG_MASK = sum(_CAP << (i * _BITS) for i, name in enumerate(FIELDS) if name in STRONG_FIELDS)
-_LIST_FIELDS = {f.name for f in fields(Memory) if f.type == "tuple[str, ...]"}
+_LIST_FIELDS = {name for name, kind in field_types(Memory).items() if kind == "tuple[str, ...]"}
 
 
 def unpack_counts(packed: int) -> tuple[int, ...]:
@@ -137,7 +137,7 @@ def field_texts(memory: Memory) -> dict[str, list[str]]:
     }
 
 
-_MEMORY_FIELDS = tuple(f.name for f in fields(Memory))
+_MEMORY_FIELDS = tuple(field_types(Memory))
 
 
 def memory_to_json(memory: Memory) -> str:
@@ -162,7 +162,7 @@ HEAD_FIELDS = ("id", "type", "scope", "rel_path", "sha256", "tags", "depends_on"
                "confidence", "roles", "lifecycle", "review_after", "valid_from", "valid_until",
                "sources", "superseded_by", "load")
 _HEAD_LISTS = tuple(i for i, name in enumerate(HEAD_FIELDS) if name in _LIST_FIELDS)
-_FIELD_NAMES = tuple(f.name for f in fields(Memory))
+_FIELD_NAMES = tuple(field_types(Memory))
 
 
 def memory_head(memory: Memory) -> str:
@@ -650,7 +650,7 @@ def _record(row: tuple[int, str, str, str, int, str | None, str]) -> Record:
 
 
 def _problem_row(problem: Problem) -> dict[str, object]:
-    return asdict(problem)
+    return as_dict(problem)
 
 
 def discard(root: Path) -> None:

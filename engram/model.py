@@ -5,7 +5,7 @@ No I/O here: every stage takes and returns these, so each can be tested on its o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from engram.records import record
 
 WORKSPACE = "workspace"
 GLOBAL = "global"
@@ -17,7 +17,7 @@ LIFECYCLES = ("active", "review_due", "superseded", "archived")
 LOAD_MODES = ("auto", "always")
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One finding about one file: `path:line: field: message`."""
 
@@ -40,7 +40,7 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
-@dataclass(frozen=True)
+@record
 class Memory:
     """One parsed memory file. Dates are ISO strings; lists are tuples (hashable, frozen)."""
 
@@ -80,7 +80,7 @@ class Memory:
         return self.directive or self.summary or self.first_sentence
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """A safety-scan verdict on one line of text that would be printed."""
 
@@ -89,7 +89,7 @@ class Finding:
     detail: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Candidate:
     """A memory considered for a query, with every number dry-run shows."""
 
@@ -107,7 +107,7 @@ class Candidate:
     rank: int = 0  # 1-based position among related memories; 0 when not ranked
 
 
-@dataclass(frozen=True)
+@record
 class PackItem:
     """One memory in the printed pack."""
 
@@ -121,7 +121,7 @@ class PackItem:
     rank: int = 0  # position in rank order (prerequisites right after their dependent)
 
 
-@dataclass(frozen=True)
+@record
 class Pack:
     """The answer to one query: what to print and everything needed to explain it."""
 
@@ -136,5 +136,5 @@ class Pack:
     narrowing_tags: tuple[str, ...] = ()
     withheld: tuple[tuple[str, Finding], ...] = ()
     procedural: bool = False
-    notes: tuple[str, ...] = field(default=())  # human-readable remarks for dry-run
+    notes: tuple[str, ...] = ()  # human-readable remarks for dry-run
     warnings: tuple[str, ...] = ()  # stderr lines the caller should show (e.g. --id of archived)

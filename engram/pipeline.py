@@ -12,12 +12,11 @@ import os
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
 from functools import cached_property, wraps
 from pathlib import Path
 from typing import TypeVar
 
-from engram import expand, rank, route
+from engram import expand, rank, records, route
 from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write
@@ -42,7 +41,7 @@ FETCH_BOOST_DAYS = 30
 MAX_CHECK_ROUNDS = 2  # re-index and re-rank once if a file changed between index and print
 
 
-@dataclass(frozen=True)
+@records.record
 class Request:
     """What a caller asks for: the task, where it runs, and how the pack should look."""
 
@@ -64,7 +63,7 @@ class Request:
     explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
 
 
-@dataclass(frozen=True)
+@records.record
 class Context:
     """Where a request runs: its scope folders and merged configuration."""
 
@@ -75,7 +74,7 @@ class Context:
     state_dir: Path | None
     today: str
     role: str | None
-    cwd: Path = field(default_factory=Path.cwd)
+    cwd: Path
 
     def can_see(self, memory: Memory) -> bool:
         """In its lifecycle window today and visible to the active role."""
@@ -151,7 +150,7 @@ class Scopes:
         out: list[Problem] = []
         for index in self.indexes:
             for problem in index.problems():
-                out.append(replace(problem, path=self.display(index, problem.path)))
+                out.append(records.replace(problem, path=self.display(index, problem.path)))
         return out
 
     def display(self, index: ScopeIndex, rel: str) -> str:
@@ -652,7 +651,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         else:
             candidates.append(_candidate(s))
     for mid, reason in excluded:
-        candidates = [replace(c, excluded=reason) if c.memory.id == mid else c
+        candidates = [records.replace(c, excluded=reason) if c.memory.id == mid else c
                       for c in candidates]
     in_pack = {i.memory.id for i in items}
     excluded_all = sorted({(c.memory.id, c.excluded) for c in candidates
