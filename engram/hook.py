@@ -6,13 +6,12 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engram import records
@@ -31,6 +30,7 @@ from engram.hosts.base import (
     HookEvent,
     Host,
 )
+from engram.records import record
 from engram.state import SessionState, locked_session, memory_key, read_state, session_file
 
 if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
@@ -51,7 +51,7 @@ _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(?:\s|$)")
 _FIT_ATTEMPTS = 6
 
 
-@dataclass(frozen=True)
+@record
 class HookResult:
     """What the CLI prints: `stdout` verbatim (already complete, never partial), `stderr` lines."""
 
@@ -59,12 +59,12 @@ class HookResult:
     stderr: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class _Outcome:
     """What one hook call prints, logs and records."""
 
     text: str = ""  # what to inject; "" = the host's no-op
-    entry: dict[str, Any] = dataclasses.field(default_factory=dict)  # extra log fields
+    entry: Mapping[str, Any] = MappingProxyType({})  # extra log fields (read-only default)
     log: bool = True
     stderr: tuple[str, ...] = ()  # e.g. withheld memories: the user must see what was held back
 
@@ -181,7 +181,7 @@ def _no_log(chars: int) -> None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class _Run:
     """One hook call: the host, its event, the request it maps to and the resolved context."""
 
@@ -240,7 +240,7 @@ def _session_start(run: _Run) -> _Outcome:
 
         rendered = fit(run.host, pack, head=head)
         _record(state, pack, rendered)
-    return dataclasses.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
+    return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
 
 
 def _prompt(run: _Run) -> _Outcome:
@@ -367,7 +367,7 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
     rendered = fit(run.host, pack, omit_ids=omit, head=head)
     _record(state, pack, rendered)
     outcome = _from_rendered(rendered)
-    return dataclasses.replace(outcome, entry={**outcome.entry, "already": tuple(already)},
+    return records.replace(outcome, entry={**outcome.entry, "already": tuple(already)},
                                stderr=withheld_lines(pack))
 
 

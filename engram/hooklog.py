@@ -10,10 +10,10 @@ import json
 import os
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engram.records import record
 from engram.state import file_lock
 
 LOG_NAME = "log.jsonl"
@@ -21,7 +21,7 @@ LOG_NAME = "log.jsonl"
 MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
-@dataclass(frozen=True)
+@record
 class LogEntry:
     """One line of the hook log."""
 

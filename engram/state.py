@@ -10,7 +10,6 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,15 +29,26 @@ def memory_key(memory_id: str, sha256: str) -> str:
     return f"{memory_id}@{sha256[:KEY_HASH_CHARS]}"
 
 
-@dataclass
 class SessionState:
-    """What one (host, session[, subagent]) has seen. Ids and hashes only, never prompt text."""
+    """What one (host, session[, subagent]) has seen. Ids and hashes only, never prompt text.
 
-    delivered: set[str] = field(default_factory=set)  # keys printed as bodies
-    cards: set[str] = field(default_factory=set)  # keys printed as cards (never as bodies)
-    last_pack: list[str] = field(default_factory=list)  # ids of the last routed prompt pack
-    calls: int = 0
-    resets: int = 0
+    A plain class, not a dataclass: the hook runs on every prompt, and defining a dataclass
+    costs its import and its generated methods every time."""
+
+    __slots__ = ("delivered", "cards", "last_pack", "calls", "resets")
+
+    def __init__(self, delivered: set[str] | None = None, cards: set[str] | None = None,
+                 last_pack: list[str] | None = None, calls: int = 0, resets: int = 0) -> None:
+        self.delivered = delivered if delivered is not None else set()  # keys printed as bodies
+        self.cards = cards if cards is not None else set()  # printed as cards, never as bodies
+        self.last_pack = last_pack if last_pack is not None else []  # ids of the last prompt pack
+        self.calls = calls
+        self.resets = resets
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SessionState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: like a dataclass, unhashable
 
     def reset(self) -> None:
         self.delivered.clear()

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engram.errors import EngramError
+from engram.records import record
 
 # Event kinds the runtime acts on; every host event maps to exactly one.
 SESSION_START = "session_start"
@@ -29,7 +29,7 @@ class PayloadError(EngramError):
     """A hook payload lacks a field engram needs, or has it with the wrong type."""
 
 
-@dataclass(frozen=True)
+@record
 class HookEvent:
     """One hook call, normalised: the fields engram uses, the prompt text only in `prompt`."""
 
@@ -48,7 +48,7 @@ class HookEvent:
     source: str = ""
 
 
-@dataclass(frozen=True)
+@record
 class Registration:
     """One hook entry a host config needs: event, optional matcher, timeout in the host's unit."""
 
