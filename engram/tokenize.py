@@ -6,6 +6,7 @@ words recur across memories, so the cache turns stemming into a dict lookup.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -14,7 +15,14 @@ _COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
 # number, or letters outside A-Z.
 _CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+"
                     r"|[^\W\d_A-Za-z]+[0-9]*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+_CJK_RUN = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+"
+
+
+@functools.cache
+def _cjk() -> re.Pattern[str]:
+    # Compiled on first use: its wide character class takes over a millisecond to compile, and
+    # a plain ASCII prompt never needs it.
+    return re.compile(_CJK_RUN)
 _SPLIT = re.compile(r"[-_]")
 
 STOPWORDS = frozenset("""
@@ -131,20 +139,20 @@ def words(text: str) -> list[str]:
 def _split_chunk(chunk: str, out: list[str]) -> None:
     """An identifier (camelCase, snake_case, kebab-case), a CJK run or a non-ASCII word."""
     found: list[str] = []
-    if _CJK.search(chunk):
+    if _cjk().search(chunk):
         _cjk_words(chunk, found)
     else:
         parts = [p for piece in _SPLIT.split(chunk) for p in _CAMEL.findall(piece)]
         if len(parts) > 1:
             found.append(chunk.lower())
         found.extend(p.lower() for p in parts)
-    out.extend(w for w in found if len(w) >= 2 or _CJK.match(w))
+    out.extend(w for w in found if len(w) >= 2 or _cjk().match(w))
 
 
 def _cjk_words(chunk: str, out: list[str]) -> None:
     # Scripts without spaces: character bigrams are the smallest unit that still means something.
     pos = 0
-    for run in _CJK.finditer(chunk):
+    for run in _cjk().finditer(chunk):
         if run.start() > pos:
             out.extend(words(chunk[pos:run.start()]))
         text = run.group(0)
@@ -187,7 +195,7 @@ def anchors(query: str) -> tuple[str, ...]:
         if word.isdigit():
             continue
         stemmed = stem(word)
-        if stemmed in GENERIC_STEMS or len(stemmed) < 2 and not _CJK.match(stemmed):
+        if stemmed in GENERIC_STEMS or len(stemmed) < 2 and not _cjk().match(stemmed):
             continue
         seen.setdefault(stemmed, None)
     return tuple(seen)
