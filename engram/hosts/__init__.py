@@ -5,18 +5,34 @@ Adding a host is one module here, its fixtures under tests/fixtures/hosts/, and 
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
+
 from engram.errors import UnknownHostError
-from engram.hosts import claude, codex, cursor, gemini
 from engram.hosts.base import HookEvent, Host, PayloadError
 
 __all__ = ["HOSTS", "Host", "HookEvent", "PayloadError", "get_host", "known_hosts"]
 
-HOSTS: dict[str, Host] = {
-    "claude": claude.HOST,
-    "codex": codex.HOST,
-    "gemini": gemini.HOST,
-    "cursor": cursor.HOST,
-}
+
+class _Registry(Mapping[str, Host]):
+    """Host name -> adapter, importing an adapter's module only when it is asked for: a hook
+    serves one host, and the others' modules are import time on every prompt."""
+
+    _MODULES = {"claude": "engram.hosts.claude", "codex": "engram.hosts.codex",
+                "gemini": "engram.hosts.gemini", "cursor": "engram.hosts.cursor"}
+
+    def __getitem__(self, name: str) -> Host:
+        host: Host = importlib.import_module(self._MODULES[name]).HOST
+        return host
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._MODULES)
+
+    def __len__(self) -> int:
+        return len(self._MODULES)
+
+
+HOSTS: Mapping[str, Host] = _Registry()
 
 
 def known_hosts() -> str:
