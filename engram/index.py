@@ -718,7 +718,7 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 256 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
-JOB_FILES = (64, 500)  # files per worker job: enough to amortise a round trip, few enough to share
+JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge; still several per worker
 AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
 # index never holds more than a few thousand files' results at once
 
