@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import sqlite3
+import sys
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
@@ -718,7 +719,7 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 256 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
-JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge; still several per worker
+JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge, several per worker
 AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
 # index never holds more than a few thousand files' results at once
 
@@ -763,7 +764,7 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
             for i in range(0, len(stats), size))
     handed = 0
     try:
-        with ProcessPoolExecutor(max_workers=workers,
+        with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent,
                                  mp_context=multiprocessing.get_context(method)) as pool:
             # A sliding window, not rounds: a new job goes out as each result comes in, so no
             # worker idles while this process writes the last results of a round.
@@ -780,6 +781,22 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
         yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))[0]
+
+
+def _die_with_parent() -> None:
+    """In a worker: end when the indexing process does. A killed parent (a hook the host gave
+    up on) would otherwise leave workers blocked on their result pipe forever, holding every
+    descriptor they inherited."""
+    if not sys.platform.startswith("linux"):
+        return
+    with suppress(Exception):  # best effort: without it, workers only outlive a killed parent
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before the request took effect
+            os._exit(1)
 
 
 def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:

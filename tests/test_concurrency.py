@@ -147,6 +147,18 @@ def big_workspace(project: Path, count: int = 600) -> None:
                      f"Deploy {topic} steps: {words}.\n")
 
 
+def processes_in(folder: Path) -> list[str]:
+    """Pids of processes whose working directory is `folder` (Linux /proc; else none)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if os.readlink(proc / "cwd") == str(folder):
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
+
+
 def test_killed_processes_leave_readable_state_and_cache(workspace: Path, tmp_path: Path) -> None:
     big_workspace(workspace)
     query = "deploy harbor lantern"
@@ -181,6 +193,12 @@ def test_killed_processes_leave_readable_state_and_cache(workspace: Path, tmp_pa
         assert after.stdout == reference.stdout
         assert integrity(db) == "ok"
     assert killed >= 1  # at least one kill landed mid-run, or the test proved nothing
+    # Index workers of a killed parent die with it (they used to stay blocked on their result
+    # pipe, holding inherited descriptors, and later commands hung on them).
+    deadline = time.monotonic() + 10
+    while processes_in(workspace) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_in(workspace) == []
     leftovers = [p.name for p in (workspace / ".engram" / ".state").glob("*.tmp")]
     leftovers += [p.name for p in db.parent.glob("*.tmp")]
     assert len(leftovers) <= killed  # a kill may strand a temp file; it is never read
