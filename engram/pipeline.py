@@ -340,11 +340,12 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
     bound = {term: idfs[term] * (rank.K1 + 1.0) for term in idfs}
     tfs: dict[int, dict[str, float]] = {}
     lens: dict[int, float] = {}
+    at = route.length_at(default_weights)
     for term, rows in aside.items():
         if bound[term] > floor:
             for row in rows:
                 tfs[row[0]] = {term: route.weighted_tf(row[1], weights)}
-                lens[row[0]] = route.row_length(row, default_weights)
+                lens[row[0]] = row[at]
     scores = rank.bm25_scores(tfs, _doc_lengths(lens, default_weights, weights), idfs, stats)
     return max(scores.values(), default=0.0)
 

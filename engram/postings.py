@@ -31,7 +31,7 @@ def decode(blocks: Iterable[tuple[int, bytes]]) -> list[Entry]:
     which the read path answers by rebuilding the index."""
     blobs = []
     for crc, blob in blocks:
-        if not isinstance(blob, bytes) or zlib.crc32(blob) != crc or len(blob) % ENTRY.size:
+        if not isinstance(blob, bytes) or checksum(blob) != crc or len(blob) % ENTRY.size:
             raise sqlite3.DatabaseError("posting block fails its checksum")
         blobs.append(blob)
     return list(ENTRY.iter_unpack(b"".join(blobs)))
@@ -84,7 +84,7 @@ class BlockWriter:
         rows = []
         for term in sorted(self._pending):
             blob = b"".join(self._pending[term])
-            rows.append((term, *key_range(blob), zlib.crc32(blob), blob))
+            rows.append((term, *key_range(blob), checksum(blob), blob))
         self._pending.clear()
         self._size = 0
         return rows

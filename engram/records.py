@@ -30,7 +30,7 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     state = self.__dict__  # written directly: the frozen __setattr__ refuses
     state.update(zip(names, args, strict=False))
     for name, value in kwargs.items():
-        if name not in cls.__record_defaults__ and name not in names:
+        if name not in cls.__record_types__:  # a dict of the field names
             raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {name!r}")
         if name in state:
             raise TypeError(f"{cls.__name__}() got multiple values for argument {name!r}")

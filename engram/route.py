@@ -44,17 +44,17 @@ Row = tuple[int, int, int, float]
 WeakHits = dict[str, list[Row]]  # anchor -> rows of memories with that one weak hit
 
 
-def row_length(row: Row, default_weights: bool) -> float:
-    """What BM25 needs of a memory's length: the weighted length itself for the default
-    weights, else the packed per-field lengths to weigh as configured."""
-    return row[3] if default_weights else row[2]
+def length_at(default_weights: bool) -> int:
+    """Where a row holds what BM25 needs of a memory's length: the weighted length itself for
+    the default weights, else the packed per-field lengths to weigh as configured."""
+    return 3 if default_weights else 2
 
 
 def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
            weak: WeakHits | None = None, default_weights: bool = True) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
-    memory's length, `row_length`, which BM25 needs).
+    memory's length, `length_at`, which BM25 needs).
 
     With `weak`, a memory whose only hit is one weak anchor (not in its id, tags or directive)
     is noted there instead of in `into`: the gate of a long query excludes it whatever its
@@ -63,6 +63,7 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
     if weak is not None:
         postings = _set_aside(postings, weak)
     positive = range(NEGATIVE)
+    at = length_at(default_weights)
     # Most postings share a handful of count patterns (one hit in the body...): decode each once.
     decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
     for term, rows in postings.items():
@@ -79,7 +80,7 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
-                lengths[key] = row[3] if default_weights else row[2]
+                lengths[key] = row[at]
             if tf > 0:
                 ev.tf[term] = tf
                 ev.fields[term] = hit_fields
