@@ -18,7 +18,7 @@ from engram import records
 from engram.errors import EngramError, UnknownHostError, WorkspaceError
 from engram.hooklog import LogEntry, now_iso
 from engram.hooklog import append as append_log
-from engram.hosts import HOSTS, known_hosts
+from engram.hosts import get_host
 from engram.hosts.base import (
     FILE,
     IGNORED,
@@ -78,12 +78,12 @@ def run_hook(host_name: str, stdin: str | bytes,
     """
     env = os.environ if env is None else env
     strict = env.get("ENGRAM_HOOK_STRICT") == "1"
-    host = HOSTS.get(host_name)
-    if host is None:
+    try:
+        host = get_host(host_name)
+    except UnknownHostError as exc:
         if strict:
-            raise UnknownHostError(f"unknown host {host_name!r}; known hosts: {known_hosts()}")
-        return HookResult("", (f"engram: unknown host {host_name!r}; "
-                               f"known hosts: {known_hosts()}",))
+            raise
+        return HookResult("", (f"engram: {exc}",))
     event_name: str | None = None
     disabled = env.get("ENGRAM_DISABLE") == "1"
     try:
