@@ -25,6 +25,11 @@ class WorkspaceError(EngramError):
     """The workspace folder cannot be found or read."""
 
 
+class IndexWriteError(EngramError):
+    """The index file is sound but cannot be written now (another process holds it too long,
+    the disk is full or read-only)."""
+
+
 class UnknownIdError(EngramError):
     """`load --id` named no memory that exists."""
 

@@ -1,11 +1,13 @@
 """Small file-system helpers every writer shares: atomic replace, so a killed process never
-leaves a half-written file behind."""
+leaves a half-written file behind, and an advisory lock for read-modify-write."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 # What tempfile.mkstemp opens with (an exclusive, private file that is never a symlink), without
 # importing tempfile, shutil and random on every prompt (~2 ms).
@@ -50,3 +52,45 @@ def _temp_beside(path: Path) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temp file name beside {path}")
+
+
+@contextlib.contextmanager
+def file_lock(lock_path: Path) -> Iterator[None]:
+    """An exclusive advisory lock held for the block (fcntl.flock; msvcrt on Windows)."""
+    with open(lock_path, "a+b") as handle:
+        _lock(handle)
+        # Opening for append keeps the old mtime; touch it so prune() sees the session is alive.
+        with contextlib.suppress(OSError):
+            os.utime(lock_path)
+        try:
+            yield
+        finally:
+            _unlock(handle)
+
+
+def _lock(handle: IO[bytes]) -> None:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        handle.seek(0)
+        while True:
+            try:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+                return
+            except OSError:  # LK_LOCK gives up after ~10 s; keep waiting like flock does
+                continue
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+
+
+def _unlock(handle: IO[bytes]) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

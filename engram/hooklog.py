@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from engram.fsutil import file_lock
 from engram.records import record
-from engram.state import file_lock
 
 LOG_NAME = "log.jsonl"
 # Past this size the log is rotated to log.1.jsonl (one generation kept): bounded disk use.

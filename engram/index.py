@@ -31,6 +31,8 @@ from engram.discover import (
     listing_signature,
     walk,
 )
+from engram.errors import IndexWriteError
+from engram.fsutil import file_lock
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.records import as_dict, field_types
@@ -300,14 +302,23 @@ class ScopeIndex:
         self.db_path = db_path
         self.walk_problems: list[Problem] = []
         self._delta = _Delta(full=True, totals=[0] * len(FIELDS), count=0)
+        self._just_built = False  # open() built the file from scratch: refresh has nothing to do
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
     def open(cls, root: Path, scope: str) -> ScopeIndex:
         cache = derived_dir(root, CACHE_DIRNAME)
         db_path = str(cache / INDEX_FILE) if cache is not None else ":memory:"
-        conn = _connect(db_path)
-        return cls(root, scope, conn, db_path)
+        conn, built = _connect_building(root, scope, db_path)
+        index = cls(root, scope, conn, db_path)
+        index._adopt(built)
+        return index
+
+    def _adopt(self, built: list[Problem] | None) -> None:
+        """Take over what opening built from scratch (its walk's problems), if it did."""
+        if built is not None:
+            self.walk_problems = built
+        self._just_built = built is not None
 
     def close(self) -> None:
         with suppress(sqlite3.Error):
@@ -317,16 +328,23 @@ class ScopeIndex:
     def refresh(self, force: bool = False) -> bool:
         """Bring the index up to date with the files; True when anything was re-indexed."""
         try:
-            return self._refresh(force)
-        except sqlite3.DatabaseError:
+            return self._take_just_built() or self._refresh(force)
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):  # the file is fine, and other processes may be using it
+                raise IndexWriteError(f"{self.db_path}: cannot update the index: {exc}") from exc
             # A corrupt cache is never trusted and never fatal: start over from the files.
             self._reset()
-            return self._refresh(True)
+            return self._take_just_built() or self._refresh(True)
+
+    def _take_just_built(self) -> bool:
+        built, self._just_built = self._just_built, False
+        return built
 
     def _reset(self) -> None:
         self.close()
         _unlink_database(self.db_path)
-        self.conn = _connect(self.db_path)
+        self.conn, built = _connect_building(self.root, self.scope, self.db_path)
+        self._adopt(built)
 
     def _refresh(self, force: bool) -> bool:
         known = self.meta("listing") or ""
@@ -716,6 +734,7 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
     return prepared, list(packed.items()), pack_lengths(lengths), dl
 
 
+BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 256 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
@@ -845,14 +864,87 @@ def dependency_depths(deps: dict[str, tuple[str, ...]], levels: dict[str, int]) 
 def _connect(db_path: str) -> sqlite3.Connection:
     try:
         return _open(db_path)
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as exc:
+        if not is_corrupt(exc):
+            raise
         # Not a database (or damaged beyond opening): never trusted, never fatal; start over.
         _unlink_database(db_path)
         return _open(db_path)
 
 
+def _connect_building(root: Path, scope: str, db_path: str
+                      ) -> tuple[sqlite3.Connection, list[Problem] | None]:
+    """A connection to the index file, built aside first when there is none (with the build's
+    walk problems; None when it was there already or another process built it)."""
+    built = None
+    if db_path != ":memory:" and not os.path.exists(db_path):
+        built = build_aside(root, scope, db_path)
+    return _connect(db_path), built
+
+
+BUILD_SUFFIX = ".build-"
+
+
+def build_aside(root: Path, scope: str, db_path: str) -> list[Problem] | None:
+    """Index every file into a new database beside `db_path`, then link it into place.
+
+    A first index is most of a large workspace's cold start. Built aside, it needs no write-ahead
+    log (which would write every page twice and checkpoint them at the end) and no fsync per
+    commit, and no reader ever sees it half-built: a killed build leaves only a temp file, which
+    the next build deletes. One process builds at a time, under a lock file; the others wait,
+    then use its result. Returns the walk's problems, or None when another process built it.
+    """
+    with file_lock(Path(db_path + ".lock")):
+        if os.path.exists(db_path):
+            return None
+        folder, name = os.path.split(db_path)
+        for leftover in os.listdir(folder):
+            if leftover.startswith(name + BUILD_SUFFIX):  # of a build that was killed
+                with suppress(OSError):
+                    os.unlink(os.path.join(folder, leftover))
+        temp = f"{db_path}{BUILD_SUFFIX}{os.getpid()}"
+        try:
+            problems = _build_file(root, scope, temp)
+            # A WAL or shared-memory file without its database belongs to a deleted one: SQLite
+            # would replay it into the new file.
+            for suffix in ("-wal", "-shm", "-journal"):
+                with suppress(FileNotFoundError):
+                    os.unlink(db_path + suffix)
+            try:
+                os.link(temp, db_path)  # never over a file another process created meanwhile
+            except FileExistsError:
+                return None
+            except OSError:  # a file system without hard links
+                os.rename(temp, db_path)
+        finally:
+            with suppress(FileNotFoundError):
+                os.unlink(temp)
+    return problems
+
+
+def _build_file(root: Path, scope: str, path: str) -> list[Problem]:
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        # Nothing to roll back to and nothing to survive a crash for: a failed build is deleted.
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        _create(conn)
+        index = ScopeIndex(root, scope, conn, path)
+        index._refresh(True)
+        conn.execute("PRAGMA journal_mode=WAL")  # what every later connection expects
+    finally:
+        conn.close()
+    # It becomes the index only now: make it durable before its name says it is complete.
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return index.walk_problems
+
+
 def _open(db_path: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(db_path, timeout=30.0, isolation_level=None)
+    conn = sqlite3.connect(db_path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")

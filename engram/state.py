@@ -11,9 +11,9 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from engram.fsutil import atomic_write
+from engram.fsutil import atomic_write, file_lock
 from engram.hashing import sha256
 
 STATE_VERSION = 1
@@ -82,48 +82,6 @@ def session_file(state_dir: Path, host: str, session_id: str, agent_id: str | No
     who = session_id if agent_id is None else f"{session_id}\0{agent_id}"
     digest = sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:24]
     return state_dir / f"{_PREFIX}{host}-{digest}.json"
-
-
-@contextlib.contextmanager
-def file_lock(lock_path: Path) -> Iterator[None]:
-    """An exclusive advisory lock held for the block (fcntl.flock; msvcrt on Windows)."""
-    with open(lock_path, "a+b") as handle:
-        _lock(handle)
-        # Opening for append keeps the old mtime; touch it so prune() sees the session is alive.
-        with contextlib.suppress(OSError):
-            os.utime(lock_path)
-        try:
-            yield
-        finally:
-            _unlock(handle)
-
-
-def _lock(handle: IO[bytes]) -> None:
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        import msvcrt
-
-        handle.seek(0)
-        while True:
-            try:
-                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
-                return
-            except OSError:  # LK_LOCK gives up after ~10 s; keep waiting like flock does
-                continue
-    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-
-
-def _unlock(handle: IO[bytes]) -> None:
-    try:
-        import fcntl
-    except ImportError:
-        import msvcrt
-
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
-        return
-    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def read_state(path: Path) -> SessionState:
