@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple
 
 from engram.model import Finding
@@ -652,6 +652,17 @@ def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
 _SEAM = 240
 
 
+def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
+    """The kinds whose gate trips somewhere in the memory. Most memories trip none of some kind
+    anywhere: one search of all their lines, joined as a seam joins two, spares a search per
+    line and per seam (the gates have no anchors, and every line and seam is a substring of
+    the joined text). Role-play's gate anchors at a line start: it stays per line."""
+    joined = " ".join(low)
+    return frozenset(kind for kind, text in (("injection", " ".join(prose)),
+                                             ("exfiltration", joined), ("secret", joined))
+                     if _GATES[kind].search(text))
+
+
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
     """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
 
@@ -672,22 +683,31 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     folded = [_fold(text) for _, text in items]
     low = [text.lower() for text in folded]
     prose = [_MARKUP_RE.sub(" ", text) for text in low]
+    possible = _possible_kinds(low, prose)
+    can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
+    can_leak = "secret" in possible
+    seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str]]] = []
+    if can_inject:
+        seam_kinds.append(("injection", _injection, prose))
+    if can_exfil:
+        seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
-        injection = [(s, d) for s, _, d in _injection(prose[index])]
-        add(number, "injection", min(injection, default=None))
+        if can_inject:
+            injection = [(s, d) for s, _, d in _injection(prose[index])]
+            add(number, "injection", min(injection, default=None))
         add(number, "role-play", _role_play(folded[index], low[index]))
-        exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
-        line_exfil = _exfil_line(low[index])
-        add(number, "exfiltration", min(exfil + ([line_exfil] if line_exfil else []), default=None))
-        following = [t for n, t in items[index + 1 : index + 4] if n > number]
-        add(number, "secret", _secret(text, low[index], following))
+        if can_exfil:
+            exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
+            line_exfil = _exfil_line(low[index])
+            add(number, "exfiltration",
+                min(exfil + ([line_exfil] if line_exfil else []), default=None))
+        if can_leak:
+            following = [t for n, t in items[index + 1 : index + 4] if n > number]
+            add(number, "secret", _secret(text, low[index], following))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
-            for kind, finder, texts in (
-                ("injection", _injection, prose),
-                ("exfiltration", _exfil_prose, low),
-            ):
+            for kind, finder, texts in seam_kinds:
                 head = texts[index][-_SEAM:]
                 offset = len(texts[index]) - len(head)
                 seam = head + " " + texts[index + 1][:_SEAM]
