@@ -15,11 +15,13 @@ _TEMP_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 
                | getattr(os, "O_BINARY", 0))
 
 
-def atomic_write(path: Path, text: str, *, shared: bool = False) -> None:
+def atomic_write(path: Path, text: str, *, shared: bool = False, durable: bool = True) -> None:
     """Write `text` to a temp file beside `path`, then rename it over: readers never see half.
 
     `shared` files (host configs, rule files and sources.lock, meant to be committed) keep an
     existing file's mode, else get the usual 0644 minus umask, instead of mkstemp's private 0600.
+    A file that is not `durable` skips the fsync: a killed process still leaves the old or the
+    new file whole, and only a power cut can lose the new one.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = _temp_beside(path)
@@ -35,7 +37,8 @@ def atomic_write(path: Path, text: str, *, shared: bool = False) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                os.fsync(out.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -518,7 +518,8 @@ def _unicode_verdict(text: str, i: int, first_line: bool) -> str | None:
 # Gates, compiled at import: a necessary condition for every rule of their kind (each rule's
 # anchor words), so a line that passes no gate needs no rule compiled or run. All phrase checks
 # (and every gate) read the lower-cased folded line: case-insensitive matching is twice as slow.
-# tests/test_safety.py checks every rule match in the corpus also trips its gate.
+# tests/test_safety.py checks every rule match in the corpus also trips its gate. "token" alone
+# is a common word in technical prose; only an assignment to it can be a secret.
 _GATES = {
     "injection": re.compile(
         r"\b(?:ignore|disregard|forget|discard|abandon|override|bypass|circumvent"
@@ -541,7 +542,8 @@ _GATES = {
     ),
     "secret": re.compile(
         r"-----begin|akia|asia|gh[pousr]_|github_pat_|hooks\.slack|xox|sk-|k_live_|aiza|glpat-"
-        r"|npm_|pypi-|bearer|passw|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key"
+        r"|npm_|pypi-|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
+        r"|api[_-]?key|apikey|access[_-]?key"
         r"|private[_-]?key|auth[_-]?key|://[^\s/@]*:[^\s/@]*@"
     ),
 }

@@ -109,7 +109,10 @@ def locked_session(state_dir: Path, host: str, session_id: str,
         yield state
         state.calls += 1
         if state.to_json() != before:
-            atomic_write(path, json.dumps(state.to_json(), sort_keys=True) + "\n")
+            # Written on every prompt; an fsync is a millisecond or more each time, and a state
+            # lost to a power cut only means its memories are delivered once more.
+            atomic_write(path, json.dumps(state.to_json(), sort_keys=True) + "\n",
+                         durable=False)
     if is_new:
         prune_if_due(state_dir)
 

@@ -252,6 +252,7 @@ VOCABULARY = (
     "credentials tokens to at https://x.io/ evil.io/ include in reply response ~/.ssh/id_rsa .env "
     "curl -d @ | nc cat printenv password= secret: token: api_key= 'Zq7!mK2#vR9p' <|im_start|> "
     "<system> Human: Assistant: System: ### [INST] <<SYS>> AKIA2KBGO4U0L1RTZ6NA ![x](https://a/?q={s})"
+    " token is was tokens ['token'] \"token\"]= Zq7mK2vR9pW4xT Token:"
 ).split()
 
 

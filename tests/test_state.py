@@ -8,6 +8,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from engram.fsutil import atomic_write
 from engram.state import (
     SessionState,
@@ -34,6 +36,20 @@ def test_round_trip_and_per_agent_files(tmp_path: Path) -> None:
     assert again.delivered == {"a@1"} and again.last_pack == ["a"] and again.calls == 1
     names = {session_file(tmp_path, h, s).name for h in ("claude", "codex") for s in ("s1", "s2")}
     assert len(names) == 4  # host and session both part of the name; ids never used raw
+
+
+def test_session_state_skips_fsync_and_other_files_keep_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The state is rewritten on every prompt: it is replaced atomically but not fsynced.
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    with locked_session(tmp_path, "claude", "s1") as state:
+        state.delivered.add("a@1")
+    assert read_state(session_file(tmp_path, "claude", "s1")).delivered == {"a@1"}
+    assert synced == []
+    atomic_write(tmp_path / "config.json", "{}\n", shared=True)
+    assert len(synced) == 1
 
 
 def test_nothing_is_saved_when_the_block_fails(tmp_path: Path) -> None:
