@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 from engram.errors import ConfigError
-from engram.records import record, replace
+from engram.records import TYPE_CHECKING, record, replace
+
+if TYPE_CHECKING:
+    from typing import Any
 
 CONFIG_FILE = "config.yaml"
 DEFAULT_FIELD_WEIGHTS: tuple[tuple[str, float], ...] = (

@@ -7,7 +7,11 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+
+from engram.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import IO
 
 # What tempfile.mkstemp opens with (an exclusive, private file that is never a symlink), without
 # importing tempfile, shutil and random on every prompt (~2 ms).

@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
 from engram import records
 from engram.errors import EngramError, UnknownHostError, WorkspaceError
@@ -30,10 +29,12 @@ from engram.hosts.base import (
     HookEvent,
     Host,
 )
-from engram.records import record
+from engram.records import TYPE_CHECKING, record
 from engram.state import SessionState, locked_session, memory_key, read_state, session_file
 
 if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
+    from typing import Any
+
     from engram.config import Config
     from engram.model import Memory, Pack
     from engram.pipeline import Context, Request

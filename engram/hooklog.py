@@ -11,10 +11,12 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from engram.fsutil import file_lock
-from engram.records import record
+from engram.records import TYPE_CHECKING, record
+
+if TYPE_CHECKING:
+    from typing import Any
 
 LOG_NAME = "log.jsonl"
 # Past this size the log is rotated to log.1.jsonl (one generation kept): bounded disk use.

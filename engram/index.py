@@ -16,7 +16,6 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
@@ -35,8 +34,11 @@ from engram.errors import IndexWriteError
 from engram.fsutil import file_lock
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
-from engram.records import as_dict, field_types
+from engram.records import TYPE_CHECKING, NamedTuple, as_dict, field_types
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
+
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes

@@ -14,7 +14,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from functools import cached_property, wraps
 from pathlib import Path
-from typing import TypeVar
 
 from engram import expand, rank, records, route
 from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
@@ -31,10 +30,16 @@ from engram.index import (
 )
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
+from engram.records import TYPE_CHECKING
 from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
 from engram.tokenize import is_procedural, seed_stems, tokens, words
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
 
 FETCH_FILE = "fetched.json"
 FETCH_BOOST_DAYS = 30
@@ -515,9 +520,6 @@ def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Ca
 
 
 # -- the pack -----------------------------------------------------------------------------------
-_T = TypeVar("_T")
-
-
 def _rebuilds_corrupt_index(func: Callable[..., _T]) -> Callable[..., _T]:
     """Retry once on fresh indexes when a cache file turns out damaged mid-read.
 

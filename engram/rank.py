@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+
+from engram.records import NamedTuple
 
 K1 = 1.5
 B = 0.75

@@ -9,10 +9,10 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Protocol
 
 from engram.index import FIELDS, STRONG_FIELDS, STRONG_MASK, unpack_counts
 from engram.model import Memory
+from engram.records import Protocol
 
 NEGATIVE = FIELDS.index("negative")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough

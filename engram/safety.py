@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
-from typing import NamedTuple
 
 from engram.model import Finding
+from engram.records import NamedTuple
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 

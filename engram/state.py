@@ -11,10 +11,13 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from engram.fsutil import atomic_write, file_lock
 from engram.hashing import sha256
+from engram.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 STATE_VERSION = 1
 # Sessions idle this long are gone from every host's resume list; their files are pruned.

@@ -1,10 +1,16 @@
 """Records behave as the frozen dataclasses they replaced: construction, defaults, equality,
-hashing, repr, immutability and replace, with clear errors for a wrong call."""
+hashing, repr, immutability and replace, with clear errors for a wrong call; the NamedTuple
+stand-in builds what typing.NamedTuple builds."""
 
 from __future__ import annotations
 
+import pickle
+import typing
+from collections.abc import Callable
+
 import pytest
 
+from engram import records
 from engram.model import Memory, Problem
 from engram.records import FrozenRecordError, as_dict, field_types, record, replace
 
@@ -62,3 +68,93 @@ def test_model_values_keep_their_dataclass_shape() -> None:
     assert replace(memory, id="n").id == "n" and memory.id == "m"
     assert hash(memory) == hash(Memory(id="m", type="rule", scope="workspace",
                                        rel_path="m.md", sha256="0"))
+
+
+# -- the NamedTuple stand-in ---------------------------------------------------------------------
+
+
+class Ours(records.NamedTuple):
+    """A pair with a label."""
+
+    key: int
+    name: str
+    label: str = "none"
+    extra: tuple[str, ...] = ()
+
+    @property
+    def shout(self) -> str:
+        return self.name.upper()
+
+    def describe(self) -> str:
+        return f"{self.key}:{self.label}"
+
+
+class Theirs(typing.NamedTuple):
+    """A pair with a label."""
+
+    key: int
+    name: str
+    label: str = "none"
+    extra: tuple[str, ...] = ()
+
+    @property
+    def shout(self) -> str:
+        return self.name.upper()
+
+    def describe(self) -> str:
+        return f"{self.key}:{self.label}"
+
+
+def test_stand_in_is_not_typing_at_run_time() -> None:
+    assert records.NamedTuple is not typing.NamedTuple
+    assert type(Ours) is type and Ours.__mro__ == (Ours, tuple, object)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((1, "a"), {}), ((1, "a", "b"), {}), ((1, "a", "b", ("x",)), {}), ((), {"key": 1, "name": "a"}),
+    ((1,), {"name": "a", "extra": ("y",)}), ((1, "a"), {"label": "c"}),
+])
+def test_stand_in_builds_what_typing_builds(args: tuple[object, ...],
+                                             kwargs: dict[str, object]) -> None:
+    ours, theirs = Ours(*args, **kwargs), Theirs(*args, **kwargs)  # type: ignore[arg-type]
+    assert tuple(ours) == tuple(theirs) and ours == theirs and hash(ours) == hash(theirs)
+    assert repr(ours).removeprefix("Ours") == repr(theirs).removeprefix("Theirs")
+    assert (ours.key, ours.name, ours.label, ours.extra) == tuple(theirs)
+    assert ours.shout == theirs.shout and ours.describe() == theirs.describe()
+    assert ours._asdict() == theirs._asdict()
+    assert ours._replace(label="z") == theirs._replace(label="z")
+    assert type(ours._replace(label="z")) is Ours
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    assert type(pickle.loads(pickle.dumps(ours))) is Ours
+
+
+def test_stand_in_class_attributes_match_typing() -> None:
+    assert Ours._fields == Theirs._fields
+    assert Ours._field_defaults == Theirs._field_defaults
+    assert Ours.__match_args__ == Theirs.__match_args__
+    assert Ours.__doc__ == Theirs.__doc__
+    assert Ours._make([1, "a", "b", ()]) == Theirs._make([1, "a", "b", ()])
+    assert not hasattr(Ours(1, "a"), "__dict__")
+    match Ours(1, "a"):
+        case Ours(key, name):
+            assert (key, name) == (1, "a")
+
+
+@pytest.mark.parametrize("call", [
+    lambda cls: cls(1), lambda cls: cls(1, "a", "b", (), 5), lambda cls: cls(1, "a", colour=1),
+    lambda cls: cls(1, "a", key=2), lambda cls: cls._make([1]),
+    lambda cls: cls(1, "a")._replace(x=1),
+])
+def test_stand_in_refuses_what_typing_refuses(call: Callable[[type], object]) -> None:
+    for cls in (Ours, Theirs):
+        with pytest.raises((TypeError, ValueError)):
+            call(cls)
+
+
+def test_stand_in_fields_are_read_only_and_ordered() -> None:
+    with pytest.raises(AttributeError):
+        Ours(1, "a").key = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        class Bad(records.NamedTuple):
+            first: int = 0
+            second: int

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Protocol
 
 from engram.errors import EngramError
-from engram.records import record
+from engram.records import TYPE_CHECKING, Protocol, record
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Event kinds the runtime acts on; every host event maps to exactly one.
 SESSION_START = "session_start"

@@ -21,7 +21,6 @@ variant: its plain stdout becomes compaction instructions. Empty stdout is the n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engram.hosts.base import (
     FILE,
@@ -41,7 +40,11 @@ from engram.hosts.base import (
     text_field,
     tool_input,
 )
+from engram.records import TYPE_CHECKING
 from engram.render import utf16_len  # the one measure the budget uses too
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Claude replaces any field over 10,000 UTF-16 units with a 2 KB preview, silently; 500 units
 # stay free for the proof line and anything a later Claude version wraps around the text.

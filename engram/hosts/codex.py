@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from engram.hosts.base import (
     FILE,
@@ -41,6 +40,10 @@ from engram.hosts.base import (
     text_field,
     tool_input,
 )
+from engram.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Codex spills any context item over 2,500 approximate tokens (DEFAULT_HOOK_OUTPUT_TOKEN_LIMIT)
 # to a file and shows a head/tail preview; 100 tokens stay free for the proof line and the

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from engram.hosts.base import (
     FILE,
@@ -34,7 +33,11 @@ from engram.hosts.base import (
     Registration,
     text_field,
 )
+from engram.records import TYPE_CHECKING
 from engram.render import utf16_len  # the one measure the budget uses too
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # Cursor's cap is unknown; Claude's safe budget is the conservative guess.
 CAP_CHARS = 9_500

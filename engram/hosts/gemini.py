@@ -16,7 +16,6 @@ HTML-escaped (`<` -> `&lt;`, `>` -> `&gt;`) before it reaches the model: measure
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engram.hosts.base import (
     FILE,
@@ -32,7 +31,11 @@ from engram.hosts.base import (
     text_field,
     tool_input,
 )
+from engram.records import TYPE_CHECKING
 from engram.render import utf16_len  # the one measure the budget uses too
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # No cap was found in Gemini's hook code; the same budget as Claude keeps packs comparable across
 # hosts and the injected turn small.
