@@ -7,6 +7,7 @@ neither a graph library nor a parser.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import os
@@ -14,7 +15,7 @@ import sqlite3
 import sys
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from engram import postings as blocks
@@ -387,7 +388,11 @@ class ScopeIndex:
                 # than keeping two indexes up to date row by row.
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
-            self._apply(changed, removed)
+            if len(changed) > BULK_FILES:
+                with _collector_paused():
+                    self._apply(changed, removed)
+            else:
+                self._apply(changed, removed)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
@@ -766,6 +771,24 @@ def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
     return (out, blocks.build(entries)), take_fresh()
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection in this process during a bulk index.
+
+    What it keeps until the commit (the derivation's rows and sketch buckets, the posting blocks
+    waiting to be written) are long-lived containers, so every collection walks a heap that
+    only grows: at 100k memories about a fifth of this process's CPU, for nothing, since writing
+    rows makes no reference cycles. Workers collect as usual (it costs them about 1%).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
                  ) -> Iterator[_Batch]:
     """Every file parsed and prepared, in order, in batches with their posting blocks; a cold
@@ -785,7 +808,7 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
             for i in range(0, len(stats), size))
     handed = 0
     try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent,
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                  mp_context=multiprocessing.get_context(method)) as pool:
             # A sliding window, not rounds: a new job goes out as each result comes in, so no
             # worker idles while this process writes the last results of a round.
@@ -802,6 +825,11 @@ def _prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
         yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))[0]
+
+
+def _start_worker() -> None:
+    _die_with_parent()
+    gc.enable()  # forked while the indexing process paused it; a worker's heap stays small
 
 
 def _die_with_parent() -> None:

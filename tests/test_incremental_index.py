@@ -167,3 +167,38 @@ def test_cold_index_without_worker_processes_falls_back(tmp_path: Path,
     monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
     assert index_rows(roots[1]) == sequential
+
+
+def test_bulk_refresh_pauses_the_collector_and_always_restores_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    roots = twin_roots(tmp_path, ("ok", "failing"), 12)
+    monkeypatch.setattr(index_module, "BULK_FILES", 5)
+    seen: list[bool] = []
+    real_store = ScopeIndex._store
+
+    def store(self: ScopeIndex, stored: list[tuple[int, object]]) -> None:
+        seen.append(gc.isenabled())
+        real_store(self, stored)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ScopeIndex, "_store", store)
+    assert gc.isenabled()
+    index_rows(roots[0])
+    assert seen == [False] and gc.isenabled()
+
+    def broken(job: object) -> object:
+        raise OSError("disk went away")
+
+    monkeypatch.setattr(index_module, "_prepare_files", broken)
+    with pytest.raises(OSError):
+        index_rows(roots[1])
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller that paused the collector itself keeps it paused
+        monkeypatch.setattr(index_module, "_prepare_files", _REAL_PREPARE)
+        shutil.rmtree(roots[1] / ".cache", ignore_errors=True)
+        index_rows(roots[1])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
