@@ -12,7 +12,7 @@ import re
 import sqlite3
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 SHINGLE_WORDS = 5
 SKETCH_SIZE = 32
@@ -33,7 +33,7 @@ def body_signature(text: str) -> list[int]:
     return sorted(heapq.nsmallest(SKETCH_SIZE, hashes))
 
 
-def similarity(a: list[int], b: list[int]) -> float:
+def similarity(a: Sequence[int], b: Sequence[int]) -> float:
     """Bottom-k estimate of the Jaccard similarity of the two shingle sets."""
     if not a or not b:
         return 0.0
@@ -42,7 +42,7 @@ def similarity(a: list[int], b: list[int]) -> float:
     return sum(1 for h in union if h in both) / len(union)
 
 
-def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
+def groups(signatures: Mapping[str, Sequence[int]]) -> dict[str, str]:
     """id -> group name (the group's lexically first id), for members of groups only."""
     buckets: defaultdict[int, list[str]] = defaultdict(list)
     for mid, signature in signatures.items():
@@ -51,7 +51,8 @@ def groups(signatures: dict[str, list[int]]) -> dict[str, str]:
     return connect(buckets.values(), signatures)
 
 
-def connect(buckets: Iterable[list[str]], signatures: dict[str, list[int]]) -> dict[str, str]:
+def connect(buckets: Iterable[list[str]], signatures: Mapping[str, Sequence[int]]
+            ) -> dict[str, str]:
     """Groups from buckets of ids sharing a band key: the connected components of bucket mates
     at least THRESHOLD alike, each named by its lexically first id. Neither the order of the
     buckets nor of their members changes the result."""

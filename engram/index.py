@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import sys
+from array import array
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -226,7 +227,7 @@ class _Stored(NamedTuple):
     rel: str
     depends_on: tuple[str, ...]
     level: int
-    signature: list[int]
+    signature: array[int]
 
 
 def _winners(stored: list[_Stored]) -> tuple[list[_Stored], list[int]]:
@@ -710,7 +711,7 @@ class Prepared(NamedTuple):
     depends_on: tuple[str, ...]
     level: int
     lengths: list[int]
-    signature: list[int]
+    signature: array[int]  # 32-bit hashes: compact to send and to keep for 100k memories
     # The memories row after its key: id, rel, data, head, lengths, globs, signature,
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms.
     columns: tuple[object, ...]
@@ -737,13 +738,13 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
                memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
                "\n".join(sorted(packed)))
     prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
-                        memory.level or 0, lengths, signature, columns)
+                        memory.level or 0, lengths, array("I", signature), columns)
     return prepared, list(packed.items()), pack_lengths(lengths), dl
 
 
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
-BULK_CACHE_KIB = 256 * 1024
+BULK_CACHE_KIB = 64 * 1024
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
 JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge, several per worker
 AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
