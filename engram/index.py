@@ -935,7 +935,10 @@ def build_aside(root: Path, scope: str, db_path: str) -> list[Problem] | None:
                     os.unlink(os.path.join(folder, leftover))
         temp = f"{db_path}{BUILD_SUFFIX}{os.getpid()}"
         try:
-            problems = _build_file(root, scope, temp)
+            try:
+                problems = _build_file(root, scope, temp)
+            except (sqlite3.OperationalError, OSError) as exc:  # a full or failing disk
+                raise IndexWriteError(f"{db_path}: cannot build the index: {exc}") from exc
             # A WAL or shared-memory file without its database belongs to a deleted one: SQLite
             # would replay it into the new file.
             for suffix in ("-wal", "-shm", "-journal"):

@@ -146,3 +146,24 @@ def test_busy_index_is_reported_and_kept(workspace: Path, monkeypatch: pytest.Mo
     # Busy is not damage: the index another process is using stays where it is.
     assert db.stat().st_ino == inode
     assert runner.invoke(cli, ["load", QUERY]).exit_code == 0
+
+
+def test_first_build_that_cannot_write_is_reported(workspace: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    root = workspace / ".engram"
+    memories(root, 5)
+    real_build = index_module._build_file
+
+    def disk_full(root: Path, scope: str, path: str) -> object:
+        Path(path).write_bytes(b"partial")  # what a build leaves when the disk fills up
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(index_module, "_build_file", disk_full)
+    monkeypatch.chdir(workspace)
+    result = CliRunner().invoke(cli, ["load", QUERY])
+    db = root / ".cache" / INDEX_FILE
+    assert result.exit_code == 1
+    assert f"engram: {db}: cannot build the index: database or disk is full" in result.stderr
+    assert sorted(p.name for p in db.parent.iterdir()) == [".gitignore", INDEX_FILE + ".lock"]
+    monkeypatch.setattr(index_module, "_build_file", real_build)
+    assert CliRunner().invoke(cli, ["load", QUERY]).exit_code == 0
