@@ -15,6 +15,7 @@ import pytest
 from conftest import write_memory
 
 from engram import index as index_module
+from engram.errors import IndexWriteError
 from engram.index import ScopeIndex
 from engram.model import WORKSPACE
 from engram.postings import decode
@@ -191,7 +192,7 @@ def test_bulk_refresh_pauses_the_collector_and_always_restores_it(
         raise OSError("disk went away")
 
     monkeypatch.setattr(index_module, "_prepare_files", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(IndexWriteError, match="cannot build the index: disk went away"):
         index_rows(roots[1])
     assert gc.isenabled()
     gc.disable()
