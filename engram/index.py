@@ -53,6 +53,8 @@ _BITS = 9
 _CAP = (1 << _BITS) - 1
 # The bits of the packed counts that belong to id, tags and directive: a strong hit.
 STRONG_MASK = sum(_CAP << (i * _BITS) for i, name in enumerate(FIELDS) if name in STRONG_FIELDS)
+# The bits of every field that scores: all but the last, the terms of exclusion clauses.
+SCORING_MASK = (1 << (FIELDS.index("negative") * _BITS)) - 1
 _LIST_FIELDS = {name for name, kind in field_types(Memory).items() if kind == "tuple[str, ...]"}
 
 

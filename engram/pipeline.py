@@ -271,10 +271,12 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         ev: dict[int, route.Evidence] = {}
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
+        totals = index.field_totals()
         if anchors and not path_only:
             postings = index.postings(anchors)
+            negations = totals[route.NEGATIVE] > 0
             for term, rows in postings.items():
-                doc_freq[term] += len(rows)
+                doc_freq[term] += route.doc_freq(rows, negations)
             route.gather(postings, weights, ev, lens, aside if drop_weak else None,
                          default_weights)
         if touched:
@@ -293,7 +295,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         lengths.append(lens)
         weak.append(aside)
         doc_count += index.doc_count()
-        weighted_total += rank.weighted_len(index.field_totals(), weights)
+        weighted_total += rank.weighted_len(totals, weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}
     scored: list[_Scored] = []

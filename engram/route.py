@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from engram.index import FIELDS, STRONG_FIELDS, STRONG_MASK, unpack_counts
+from engram.index import FIELDS, SCORING_MASK, STRONG_FIELDS, STRONG_MASK, unpack_counts
 from engram.model import Memory
 from engram.records import Protocol
 
@@ -42,6 +42,13 @@ class Evidence:
 # (memory key, packed field counts, packed field lengths, default-weighted length)
 Row = tuple[int, int, int, float]
 WeakHits = dict[str, list[Row]]  # anchor -> rows of memories with that one weak hit
+
+
+def doc_freq(rows: list[Row], negations: bool) -> int:
+    """How many memories hold the term in text that scores. A term met only inside an
+    exclusion clause does not count: IDF is over the documents BM25 scores, as rank_bm25 has it
+    on the same weighted documents. Without any clause in the index, every row counts."""
+    return sum(1 for row in rows if row[1] & SCORING_MASK) if negations else len(rows)
 
 
 def length_at(default_weights: bool) -> int:

@@ -148,3 +148,18 @@ def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
     assert bench.judge(zero, ["a"], 15).passed is False
     assert bench.judge(case(expect=("a", "b")), ["b"], 1).recall == 0.5
     assert bench.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)
+
+
+def test_the_development_set_does_not_regress() -> None:
+    # The dev set the brief came with (tests/fixtures/devset, with its provenance): routing
+    # stays where it is (one trigger-phrase case shares no word with its memory) and far above
+    # plain BM25.
+    result = bench.run(Path(__file__).parent / "fixtures" / "devset" / "cases.json",
+                       baseline=True)
+    overall, plain = result.engram.overall, result.baseline.overall if result.baseline else None
+    assert result.engram.memory_count == 141 and overall.cases == 55
+    assert overall.recall is not None and overall.recall >= 0.95
+    assert (overall.any, overall.forbid_rate, overall.empty_rate, overall.order) == \
+        (1.0, 0.0, 1.0, 1.0)
+    assert len(result.engram.failing()) <= 2
+    assert plain is not None and plain.recall is not None and plain.recall < overall.recall - 0.1

@@ -3,6 +3,7 @@ groups, queries about topics no memory holds, brace globs, and the BM25 the rank
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -217,6 +218,34 @@ def test_pure_python_bm25_agrees_with_rank_bm25(workspace: Path, size: int, quer
     for text, expected in zip(texts, reference, strict=True):
         mid = text.split("\n")[1].removeprefix("id: ")
         assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+DEVSET = Path(__file__).parent / "fixtures" / "devset"
+
+
+def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path) -> None:
+    # Every case query of the development set, over its 141 memories: the same score for every
+    # memory as rank_bm25 gives the same weighted documents (exclusion clauses taken out).
+    from engram.tokenize import anchors
+
+    shutil.copytree(DEVSET / "memories", tmp_path / ".engram")
+    documents, ids = [], []
+    for path in sorted((tmp_path / ".engram").rglob("*.md")):
+        memory, _ = parse_memory(path.read_bytes(), display_path=path.name, scope="workspace",
+                                 rel_path=path.name)
+        assert memory is not None, path.name
+        documents.append(weighted_document(path.read_text(encoding="utf-8")))
+        ids.append(memory.id)
+    cases = json.loads((DEVSET / "cases.json").read_text(encoding="utf-8"))["cases"]
+    compared = 0
+    for case in cases:
+        ours = engram_bm25(tmp_path, case["query"])
+        reference = reference_bm25(documents, anchors(case["query"]))
+        for mid, expected in zip(ids, reference, strict=True):
+            assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12), \
+                (case["id"], mid)
+        compared += len(ours)
+    assert len(cases) == 55 and compared > 5000
 
 
 @pytest.mark.parametrize("size", [2, 4])
