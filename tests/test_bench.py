@@ -150,7 +150,7 @@ def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
     assert bench.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)
 
 
-def test_the_development_set_does_not_regress() -> None:
+def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
     # The dev set the brief came with (tests/fixtures/devset, with its provenance): routing
     # stays where it is (one trigger-phrase case shares no word with its memory) and far above
     # plain BM25.

@@ -223,7 +223,8 @@ def test_pure_python_bm25_agrees_with_rank_bm25(workspace: Path, size: int, quer
 DEVSET = Path(__file__).parent / "fixtures" / "devset"
 
 
-def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path) -> None:
+def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path,
+                                                               own_stem_cache: None) -> None:
     # Every case query of the development set, over its 141 memories: the same score for every
     # memory as rank_bm25 gives the same weighted documents (exclusion clauses taken out).
     from engram.tokenize import anchors
