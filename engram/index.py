@@ -898,8 +898,8 @@ def _connect(db_path: str) -> sqlite3.Connection:
     try:
         return _open(db_path)
     except sqlite3.DatabaseError as exc:
-        if not is_corrupt(exc):
-            raise
+        if not is_corrupt(exc):  # locked, read-only, a full disk: the file itself is fine
+            raise IndexWriteError(f"{db_path}: cannot open the index: {exc}") from exc
         # Not a database (or damaged beyond opening): never trusted, never fatal; start over.
         _unlink_database(db_path)
         return _open(db_path)

@@ -167,3 +167,29 @@ def test_first_build_that_cannot_write_is_reported(workspace: Path,
     assert sorted(p.name for p in db.parent.iterdir()) == [".gitignore", INDEX_FILE + ".lock"]
     monkeypatch.setattr(index_module, "_build_file", real_build)
     assert CliRunner().invoke(cli, ["load", QUERY]).exit_code == 0
+
+
+def test_index_locked_at_opening_is_reported_and_kept(workspace: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    root = workspace / ".engram"
+    memories(root, 5)
+    monkeypatch.chdir(workspace)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["load", QUERY]).exit_code == 0
+    db = root / ".cache" / INDEX_FILE
+    monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.2)
+    # Another process holds the file in a rollback-journal exclusive lock: even reading the
+    # WAL setting waits, then gives up.
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = runner.invoke(cli, ["load", QUERY])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.exit_code == 1, result.output
+    assert f"engram: {db}: cannot " in result.stderr and "locked" in result.stderr
+    assert "Traceback" not in result.output
+    assert db.exists()
+    assert runner.invoke(cli, ["load", QUERY]).exit_code == 0
