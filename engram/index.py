@@ -577,6 +577,17 @@ class ScopeIndex:
         raw = self.meta("field_totals")
         return list(json.loads(raw)) if raw else [0] * len(FIELDS)
 
+    def scoring_stats(self) -> tuple[int, list[int]]:
+        """How many memories routing scores, and their token totals per field: the ones that
+        lost a duplicate-id contest (rare; a partial index lists them) are left out, as they
+        are of the postings."""
+        count, totals = self.doc_count(), self.field_totals()
+        for (lengths,) in self.conn.execute("SELECT lengths FROM memories WHERE active=0"):
+            count -= 1
+            for i, n in enumerate(json.loads(lengths)):
+                totals[i] -= n
+        return count, totals
+
     def postings(self, terms: Iterable[str]) -> dict[str, list[blocks.Entry]]:
         """term -> [(memory key, packed field counts, packed field lengths (`unpack_lengths`),
         default-weighted length)], active memories only."""

@@ -271,7 +271,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         ev: dict[int, route.Evidence] = {}
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
-        totals = index.field_totals()
+        scored_count, totals = index.scoring_stats()
         if anchors and not path_only:
             postings = index.postings(anchors)
             negations = totals[route.NEGATIVE] > 0
@@ -294,7 +294,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         evidence.append(ev)
         lengths.append(lens)
         weak.append(aside)
-        doc_count += index.doc_count()
+        doc_count += scored_count
         weighted_total += rank.weighted_len(totals, weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}

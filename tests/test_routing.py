@@ -220,6 +220,24 @@ def test_pure_python_bm25_agrees_with_rank_bm25(workspace: Path, size: int, quer
         assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
+def test_bm25_leaves_out_a_memory_that_lost_its_id(workspace: Path) -> None:
+    # A second file with the same id loses to the lexically first path: it is not scored, and
+    # it does not count in the corpus statistics either.
+    from engram.tokenize import anchors
+
+    texts = CORPUS[:4]
+    for n, text in enumerate(texts):
+        put(workspace / ".engram", f"m{n}.md", text)
+    put(workspace / ".engram", "zz-twin.md",
+        texts[0].replace("Bump the version", "Bump the version, tag and release the release"))
+    query = "deploy the release"
+    ours = engram_bm25(workspace, query)
+    reference = reference_bm25([weighted_document(t) for t in texts], anchors(query))
+    for text, expected in zip(texts, reference, strict=True):
+        mid = text.split("\n")[1].removeprefix("id: ")
+        assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
 DEVSET = Path(__file__).parent / "fixtures" / "devset"
 
 
