@@ -5,6 +5,10 @@ per class, paid by every prompt before any work, and importing `dataclasses` (wi
 costs about as much again. A record class shares one set of generic methods instead. They
 behave as a frozen dataclass's do: keyword or positional construction with defaults, equality
 and hashing over the fields in order, the same repr, and no assignment after construction.
+
+For the same reason the read path never imports `typing` at run time: this module gives it
+`TYPE_CHECKING`, and stand-ins for `NamedTuple` and `Protocol` that type checkers see as
+typing's own.
 """
 
 from __future__ import annotations
