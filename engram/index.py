@@ -16,7 +16,7 @@ import sys
 from array import array
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 from engram import postings as blocks
@@ -938,34 +938,40 @@ def build_aside(root: Path, scope: str, db_path: str) -> list[Problem] | None:
     the next build deletes. One process builds at a time, under a lock file; the others wait,
     then use its result. Returns the walk's problems, or None when another process built it.
     """
-    with file_lock(Path(db_path + ".lock")):
-        if os.path.exists(db_path):
-            return None
-        folder, name = os.path.split(db_path)
-        for leftover in os.listdir(folder):
-            if leftover.startswith(name + BUILD_SUFFIX):  # of a build that was killed
-                with suppress(OSError):
-                    os.unlink(os.path.join(folder, leftover))
-        temp = f"{db_path}{BUILD_SUFFIX}{os.getpid()}"
+    with ExitStack() as held:
         try:
-            try:
-                problems = _build_file(root, scope, temp)
-            except (sqlite3.OperationalError, OSError) as exc:  # a full or failing disk
-                raise IndexWriteError(f"{db_path}: cannot build the index: {exc}") from exc
-            # A WAL or shared-memory file without its database belongs to a deleted one: SQLite
-            # would replay it into the new file.
-            for suffix in ("-wal", "-shm", "-journal"):
-                with suppress(FileNotFoundError):
-                    os.unlink(db_path + suffix)
-            try:
-                os.link(temp, db_path)  # never over a file another process created meanwhile
-            except FileExistsError:
-                return None
-            except OSError:  # a file system without hard links
-                os.rename(temp, db_path)
-        finally:
+            held.enter_context(file_lock(Path(db_path + ".lock")))
+        except OSError:  # no locks on this file system (some network mounts): build in place
+            return None
+        return None if os.path.exists(db_path) else _build_and_link(root, scope, db_path)
+
+
+def _build_and_link(root: Path, scope: str, db_path: str) -> list[Problem] | None:
+    folder, name = os.path.split(db_path)
+    for leftover in os.listdir(folder):
+        if leftover.startswith(name + BUILD_SUFFIX):  # of a build that was killed
+            with suppress(OSError):
+                os.unlink(os.path.join(folder, leftover))
+    temp = f"{db_path}{BUILD_SUFFIX}{os.getpid()}"
+    try:
+        try:
+            problems = _build_file(root, scope, temp)
+        except (sqlite3.OperationalError, OSError) as exc:  # a full or failing disk
+            raise IndexWriteError(f"{db_path}: cannot build the index: {exc}") from exc
+        # A WAL or shared-memory file without its database belongs to a deleted one: SQLite
+        # would replay it into the new file.
+        for suffix in ("-wal", "-shm", "-journal"):
             with suppress(FileNotFoundError):
-                os.unlink(temp)
+                os.unlink(db_path + suffix)
+        try:
+            os.link(temp, db_path)  # never over a file another process created meanwhile
+        except FileExistsError:
+            return None
+        except OSError:  # a file system without hard links
+            os.rename(temp, db_path)
+    finally:
+        with suppress(FileNotFoundError):
+            os.unlink(temp)
     return problems
 
 

@@ -193,3 +193,30 @@ def test_index_locked_at_opening_is_reported_and_kept(workspace: Path,
     assert "Traceback" not in result.output
     assert db.exists()
     assert runner.invoke(cli, ["load", QUERY]).exit_code == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/fd")
+def test_without_file_locks_the_first_index_is_built_in_place(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import fcntl
+
+    root = workspace / ".engram"
+    memories(root, 20)
+    real_flock = fcntl.flock
+
+    def no_locks(fd: int, operation: int) -> None:
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(INDEX_FILE + ".lock"):
+            raise OSError(errno.ENOLCK, "No locks available")  # as on some network mounts
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    monkeypatch.chdir(workspace)
+    result = CliRunner().invoke(cli, ["load", QUERY])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("engram: loaded ")
+    index = ScopeIndex.open(root, WORKSPACE)
+    try:
+        assert index.doc_count() == 20 and index.refresh() is False
+    finally:
+        index.close()
