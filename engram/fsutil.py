@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,10 +63,13 @@ def _temp_beside(path: Path) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def file_lock(lock_path: Path) -> Iterator[None]:
-    """An exclusive advisory lock held for the block (fcntl.flock; msvcrt on Windows)."""
+def file_lock(lock_path: Path, timeout: float | None = None) -> Iterator[None]:
+    """An exclusive advisory lock held for the block (fcntl.flock; msvcrt on Windows).
+
+    With a `timeout`, waiting longer than that many seconds raises TimeoutError.
+    """
     with open(lock_path, "a+b") as handle:
-        _lock(handle)
+        _lock(handle, timeout, lock_path)
         # Opening for append keeps the old mtime; touch it so prune() sees the session is alive.
         with contextlib.suppress(OSError):
             os.utime(lock_path)
@@ -75,20 +79,41 @@ def file_lock(lock_path: Path) -> Iterator[None]:
             _unlock(handle)
 
 
-def _lock(handle: IO[bytes]) -> None:
+_LOCK_POLL_SECONDS = 0.02
+
+
+def _lock(handle: IO[bytes], timeout: float | None, lock_path: Path) -> None:
+    deadline = None if timeout is None else time.monotonic() + timeout
     try:
         import fcntl
     except ImportError:  # Windows
         import msvcrt
 
         handle.seek(0)
+        mode = msvcrt.LK_LOCK if deadline is None else msvcrt.LK_NBLCK  # type: ignore[attr-defined]
         while True:
             try:
-                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
+                msvcrt.locking(handle.fileno(), mode, 1)  # type: ignore[attr-defined]
                 return
             except OSError:  # LK_LOCK gives up after ~10 s; keep waiting like flock does
-                continue
-    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+                _wait_or_give_up(deadline, timeout, lock_path)
+    if deadline is None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        return
+    while True:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            _wait_or_give_up(deadline, timeout, lock_path)
+
+
+def _wait_or_give_up(deadline: float | None, timeout: float | None, lock_path: Path) -> None:
+    if deadline is None:
+        return
+    if time.monotonic() >= deadline:
+        raise TimeoutError(f"{lock_path}: held by another process for over {timeout:g} s")
+    time.sleep(_LOCK_POLL_SECONDS)
 
 
 def _unlock(handle: IO[bytes]) -> None:

@@ -935,12 +935,16 @@ def build_aside(root: Path, scope: str, db_path: str) -> list[Problem] | None:
     A first index is most of a large workspace's cold start. Built aside, it needs no write-ahead
     log (which would write every page twice and checkpoint them at the end) and no fsync per
     commit, and no reader ever sees it half-built: a killed build leaves only a temp file, which
-    the next build deletes. One process builds at a time, under a lock file; the others wait,
-    then use its result. Returns the walk's problems, or None when another process built it.
+    the next build deletes. One process builds at a time, under a lock file; the others wait
+    (up to BUSY_TIMEOUT_S, as for SQLite's own locks), then use its result. Returns the walk's
+    problems, or None when another process built it.
     """
     with ExitStack() as held:
         try:
-            held.enter_context(file_lock(Path(db_path + ".lock")))
+            held.enter_context(file_lock(Path(db_path + ".lock"), timeout=BUSY_TIMEOUT_S))
+        except TimeoutError as exc:  # a builder stopped (^Z) or very slow: never hang a hook
+            raise IndexWriteError(f"{db_path}: cannot build the index: another process is"
+                                  f" building it ({exc})") from exc
         except OSError:  # no locks on this file system (some network mounts): build in place
             return None
         return None if os.path.exists(db_path) else _build_and_link(root, scope, db_path)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from conftest import write_memory
 
 from engram import index as index_module
@@ -220,3 +220,32 @@ def test_without_file_locks_the_first_index_is_built_in_place(
         assert index.doc_count() == 20 and index.refresh() is False
     finally:
         index.close()
+
+
+def test_a_stalled_first_build_is_reported_not_waited_for(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from engram.fsutil import file_lock
+
+    root = workspace / ".engram"
+    memories(root, 5)
+    cache = root / ".cache"
+    cache.mkdir()
+    monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.3)
+    monkeypatch.chdir(workspace)
+    results: list[Result] = []
+    # Another process took the build lock and stopped (a ^Z in a terminal): a hook must not
+    # wait for it for ever.
+    with file_lock(cache / (INDEX_FILE + ".lock")):
+        worker = threading.Thread(target=lambda: results.append(
+            CliRunner().invoke(cli, ["load", QUERY])), daemon=True)
+        worker.start()
+        worker.join(timeout=20)
+        assert not worker.is_alive(), "load waited for the stalled build"
+    result = results[0]
+    assert result.exit_code == 1
+    assert f"engram: {cache / INDEX_FILE}: cannot build the index: another process is building" \
+        in result.stderr
+    assert not (cache / INDEX_FILE).exists()
+    assert CliRunner().invoke(cli, ["load", QUERY]).exit_code == 0  # once the lock is free
