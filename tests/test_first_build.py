@@ -41,6 +41,19 @@ def engram(*args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
                           timeout=120, env=os.environ.copy())
 
 
+def load_while_held(runner: CliRunner, db: Path, *statements: str) -> Result:
+    """`engram load` while another connection holds the index file (after `statements`, the
+    last of which opens its transaction)."""
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        for statement in statements:
+            holder.execute(statement)
+        return runner.invoke(cli, ["load", QUERY])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
 def tables(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
     names = ("meta", "files", "memories", "postings", "stems", "bands")
     return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
@@ -134,13 +147,8 @@ def test_busy_index_is_reported_and_kept(workspace: Path, monkeypatch: pytest.Mo
     inode = db.stat().st_ino
     write_memory(root, "harbor/m0000.md", "---\nid: m0000\ntype: rule\n---\nEdited harbor.\n")
     monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.2)
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # another process is writing the index, and slowly
-    try:
-        result = runner.invoke(cli, ["load", QUERY])
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    # Another process is writing the index, and slowly.
+    result = load_while_held(runner, db, "BEGIN IMMEDIATE")
     assert result.exit_code == 1
     assert f"engram: {db}: cannot update the index: database is locked" in result.stderr
     # Busy is not damage: the index another process is using stays where it is.
@@ -180,14 +188,7 @@ def test_index_locked_at_opening_is_reported_and_kept(workspace: Path,
     monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.2)
     # Another process holds the file in a rollback-journal exclusive lock: even reading the
     # WAL setting waits, then gives up.
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("PRAGMA journal_mode=DELETE")
-    holder.execute("BEGIN EXCLUSIVE")
-    try:
-        result = runner.invoke(cli, ["load", QUERY])
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    result = load_while_held(runner, db, "PRAGMA journal_mode=DELETE", "BEGIN EXCLUSIVE")
     assert result.exit_code == 1, result.output
     assert f"engram: {db}: cannot " in result.stderr and "locked" in result.stderr
     assert "Traceback" not in result.output

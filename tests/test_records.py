@@ -5,8 +5,10 @@ stand-in builds what typing.NamedTuple builds."""
 from __future__ import annotations
 
 import pickle
+import types
 import typing
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -73,36 +75,20 @@ def test_model_values_keep_their_dataclass_shape() -> None:
 # -- the NamedTuple stand-in ---------------------------------------------------------------------
 
 
-class Ours(records.NamedTuple):
-    """A pair with a label."""
-
-    key: int
-    name: str
-    label: str = "none"
-    extra: tuple[str, ...] = ()
-
-    @property
-    def shout(self) -> str:
-        return self.name.upper()
-
-    def describe(self) -> str:
-        return f"{self.key}:{self.label}"
+def _labelled_pair(namespace: dict[str, Any]) -> None:
+    """One class body, built on the stand-in and on typing's NamedTuple below."""
+    namespace.update(
+        __module__=__name__, __doc__="A pair with a label.",
+        __annotations__={"key": "int", "name": "str", "label": "str",
+                         "extra": "tuple[str, ...]"},
+        label="none", extra=(),
+        shout=property(lambda self: self.name.upper()),
+        describe=lambda self: f"{self.key}:{self.label}")
 
 
-class Theirs(typing.NamedTuple):
-    """A pair with a label."""
-
-    key: int
-    name: str
-    label: str = "none"
-    extra: tuple[str, ...] = ()
-
-    @property
-    def shout(self) -> str:
-        return self.name.upper()
-
-    def describe(self) -> str:
-        return f"{self.key}:{self.label}"
+# Module-level names, so both pickle by reference.
+Ours: Any = types.new_class("Ours", (records.NamedTuple,), exec_body=_labelled_pair)
+Theirs: Any = types.new_class("Theirs", (typing.NamedTuple,), exec_body=_labelled_pair)
 
 
 def test_stand_in_is_not_typing_at_run_time() -> None:
