@@ -16,7 +16,7 @@ import sys
 from array import array
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from pathlib import Path
 
 from engram import postings as blocks
@@ -381,7 +381,8 @@ class ScopeIndex:
             if not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
                 return False
-            if len(changed) > BULK_FILES:
+            bulk = len(changed) > BULK_FILES
+            if bulk:
                 # Memory rows, bands and blocks land all over their B-trees: with SQLite's
                 # default 2 MB page cache a large re-index thrashes (this connection only lives
                 # for one command, so the bigger cache goes with it).
@@ -391,10 +392,7 @@ class ScopeIndex:
                 # than keeping two indexes up to date row by row.
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
-            if len(changed) > BULK_FILES:
-                with _collector_paused():
-                    self._apply(changed, removed)
-            else:
+            with _collector_paused() if bulk else nullcontext():
                 self._apply(changed, removed)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
@@ -700,11 +698,14 @@ def discard(root: Path) -> None:
         _unlink_database(str(cache / INDEX_FILE))
 
 
+_COMPANIONS = ("-wal", "-shm", "-journal")  # the files SQLite keeps beside a database
+
+
 def _unlink_database(db_path: str) -> None:
     """Remove a database file with its WAL, shared-memory and journal companions."""
     if db_path == ":memory:":
         return
-    for suffix in ("", "-wal", "-shm", "-journal"):
+    for suffix in ("", *_COMPANIONS):
         with suppress(OSError):
             os.unlink(db_path + suffix)
 
@@ -964,7 +965,7 @@ def _build_and_link(root: Path, scope: str, db_path: str) -> list[Problem] | Non
             raise IndexWriteError(f"{db_path}: cannot build the index: {exc}") from exc
         # A WAL or shared-memory file without its database belongs to a deleted one: SQLite
         # would replay it into the new file.
-        for suffix in ("-wal", "-shm", "-journal"):
+        for suffix in _COMPANIONS:  # any other failure must stop the link
             with suppress(FileNotFoundError):
                 os.unlink(db_path + suffix)
         try:
