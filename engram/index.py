@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
-from engram.dedupe import BAND_KEYS, assign_groups, body_signature, connect, reassign_groups
+from engram.dedupe import BAND_KEYS, assign_all, body_signature, forget, reassign
 from engram.discover import (
     SPLIT_MIN_FILES,
     FileStat,
@@ -42,8 +42,9 @@ from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes
+SCHEMA_VERSION = "15"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
+# 15: near-duplicate pairs, star groups
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -252,7 +253,7 @@ class _Delta:
         self.count = count
         self.ids: set[str] = set()  # ids whose duplicate-id winner may change
         self.structure = full  # whether any dependency edge, level or id set changed
-        self.old_groups: set[str] = set()  # near-duplicate groups a dropped memory was in
+        self.dropped: dict[int, tuple[list[int], list[int]]] = {}  # key -> dedupe.forget's
         self.new_keys: set[int] = set()
         self._before: dict[str, tuple[str, tuple[str, ...], int, int]] = {}
         # A full refresh keeps what derivation needs of every memory, instead of reading and
@@ -271,8 +272,6 @@ class _Delta:
         self.count -= 1
         for i, n in enumerate(json.loads(lengths)):
             self.totals[i] -= n
-        if group is not None:
-            self.old_groups.add(group)
 
     def learn(self, key: int, prepared: Prepared) -> int | None:
         """Account for an inserted memory; its old depth when nothing structural changed."""
@@ -371,7 +370,7 @@ class ScopeIndex:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig
             if full:
-                for table in ("files", "memories", "postings", "stems", "bands"):
+                for table in ("files", "memories", "postings", "stems", "bands", "near"):
                     conn.execute(f"DELETE FROM {table}")
                 self._set_meta("doc_count", "0")
                 self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
@@ -494,7 +493,7 @@ class ScopeIndex:
             if old is not None:
                 self._delta.forget(rel, old[:5])
                 self._remove_postings(int(row[0]), old[5].split("\n") if old[5] else [])
-            self.conn.execute("DELETE FROM bands WHERE mem=?", (row[0],))
+            self._delta.dropped[row[0]] = forget(self.conn, row[0])
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
@@ -530,17 +529,15 @@ class ScopeIndex:
                                        {w.id: w.level for w in winners})
             conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                              ((depths[w.id], w.key) for w in winners if depths[w.id]))
-            ids = {w.key: w.id for w in winners}
-            mates = ([ids[k] for k in keys if k in ids]
-                     for keys in delta.buckets.values() if len(keys) > 1)
-            assign_groups(conn, connect(mates, {w.id: w.signature for w in winners}))
+            assign_all(conn, delta.buckets.values(), {s.key: s.signature for s in delta.stored},
+                       {s.key: s.id for s in delta.stored}, {w.key for w in winners})
             return
         conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
                          " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
                          ((mid,) for mid in sorted(delta.ids)))
         if delta.structure:
             self._recompute_depths()
-        reassign_groups(conn, delta.new_keys, delta.old_groups)
+        reassign(conn, delta.new_keys, delta.dropped, delta.ids)
 
     def _recompute_depths(self) -> None:
         conn = self.conn
@@ -1041,10 +1038,13 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
         CREATE INDEX IF NOT EXISTS bands_band ON bands(band);
         CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
+        CREATE TABLE IF NOT EXISTS near (mem INTEGER, mate INTEGER);
+        CREATE INDEX IF NOT EXISTS near_mem ON near(mem);
     """)
     row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
         # Columns change between versions: drop the tables, not just their rows.
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
-                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;")
+                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;"
+                           " DROP TABLE IF EXISTS near;")
         _create(conn)
