@@ -774,7 +774,7 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _visible_memories(ctx, scopes)
+        return [r.memory for r, _ in scopes.all_records() if ctx.can_see(r.memory)]
     finally:
         scopes.close()
 
@@ -792,19 +792,16 @@ def session_start(request: Request,
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)
+        # Every record is decoded once, for both: at 10k memories a second pass cost ~0.1 s.
+        visible = [(r, n) for r, n in scopes.all_records() if ctx.can_see(r.memory)]
+        return _session_pack(visible, scopes, request), [r.memory for r, _ in visible]
     finally:
         scopes.close()
 
 
-def _visible_memories(ctx: Context, scopes: Scopes) -> list[Memory]:
-    return [r.memory for r, _ in scopes.all_records() if ctx.can_see(r.memory)]
-
-
-def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
-    chosen = [(r, n) for r, n in scopes.all_records()
-              if (r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0))
-              and ctx.can_see(r.memory)]
+def _session_pack(visible: list[tuple[Record, int]], scopes: Scopes, request: Request) -> Pack:
+    chosen = [(r, n) for r, n in visible
+              if r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0)]
     chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
     routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
     selection = expand.select(routed, scopes.visible, None)
