@@ -23,7 +23,6 @@ from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.dedupe import BAND_KEYS, assign_all, body_signature, forget, reassign
 from engram.discover import (
-    SPLIT_MIN_FILES,
     FileStat,
     IgnoreRules,
     Listing,
@@ -353,9 +352,7 @@ class ScopeIndex:
 
     def _refresh(self, force: bool) -> bool:
         known = self.meta("listing") or ""
-        files = known.partition(":")[0]
-        split = files.isdigit() and int(files) >= SPLIT_MIN_FILES  # last time's count
-        stats, self.walk_problems = walk(self.root, split)
+        stats, self.walk_problems = walk(self.root)
         ignore_sig = ignore_signature(self.root)
         listing = f"{len(stats)}:{listing_signature(stats)}"
         if not force and known == listing and self.meta("ignore") == ignore_sig \
@@ -429,8 +426,9 @@ class ScopeIndex:
     def _changes(self, stats: Listing) -> tuple[list[FileStat], list[str]]:
         known = {rel: (m, s) for rel, m, s in
                  self.conn.execute("SELECT rel, mtime_ns, size FROM files")}
-        changed = [FileStat(rel, m, s) for rel, m, s in stats
-                   if known.pop(rel, None) != (m, s)]
+        # Sorted: the walk's order is the file system's, and keys are assigned in this order.
+        changed = sorted(FileStat(rel, m, s) for rel, m, s in stats
+                         if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
     def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
