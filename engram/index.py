@@ -15,7 +15,7 @@ import sqlite3
 import sys
 from array import array
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from pathlib import Path
 
@@ -592,12 +592,14 @@ class ScopeIndex:
             out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
         return out
 
-    def duplicate_records(self) -> dict[int, Record]:
-        """Records in a near-duplicate group: routing ranks them all, so a group resolves
-        exactly to its best member."""
-        return {row[0]: _record(row) for row in self.conn.execute(
-            "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
-            " WHERE active=1 AND dup_group IS NOT NULL")}
+    def duplicate_records(self, keys: Collection[int]) -> dict[int, Record]:
+        """Records of these memories that are in a near-duplicate group: routing ranks them
+        all, so a group resolves exactly to its best member. Which memories are in a group is
+        read from the group column's index alone; only the candidates among them are decoded
+        (a templated corpus has a third of its memories in groups)."""
+        grouped = [k for (k,) in self.conn.execute(
+            "SELECT mem FROM memories WHERE dup_group IS NOT NULL") if k in keys]
+        return self.records(grouped) if grouped else {}
 
     def restrictions(self) -> Restrictions:
         """Lifecycle and role fields of the memories they can exclude, read from plain columns

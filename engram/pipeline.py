@@ -301,7 +301,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     scored: list[_Scored] = []
     for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                        strict=True)):
-        duplicates = index.duplicate_records()
+        duplicates = index.duplicate_records(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
         doc_lengths = _doc_lengths(lens, default_weights, weights)
