@@ -592,14 +592,11 @@ class ScopeIndex:
             out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
         return out
 
-    def duplicate_records(self, keys: Collection[int]) -> dict[int, Record]:
-        """Records of these memories that are in a near-duplicate group: routing ranks them
-        all, so a group resolves exactly to its best member. Which memories are in a group is
-        read from the group column's index alone; only the candidates among them are decoded
-        (a templated corpus has a third of its memories in groups)."""
-        grouped = [k for (k,) in self.conn.execute(
-            "SELECT mem FROM memories WHERE dup_group IS NOT NULL") if k in keys]
-        return self.records(grouped) if grouped else {}
+    def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
+        """The near-duplicate group of each of these memories that is in one, read from the
+        group column's index alone (no row of the large memories table)."""
+        return {k: g for k, g in self.conn.execute(
+            "SELECT mem, dup_group FROM memories WHERE dup_group IS NOT NULL") if k in keys}
 
     def restrictions(self) -> Restrictions:
         """Lifecycle and role fields of the memories they can exclude, read from plain columns

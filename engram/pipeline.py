@@ -189,15 +189,16 @@ class _Scored:
     dataclass would cost its definition at every import."""
 
     __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
-                 "stale", "excluded", "detail")
+                 "stale", "excluded", "detail", "group")
 
     def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
-                 record: Record | None = None) -> None:
+                 record: Record | None = None, group: str | None = None) -> None:
         self.scope_rank = scope_rank
         self.key = key
         self.evidence = evidence
         self.bm25 = bm25
         self.record = record
+        self.group = group  # near-duplicate group, known without the record
         self.multipliers: list[tuple[str, float]] = []
         self.score = 0.0
         self.stale = False
@@ -301,14 +302,14 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     scored: list[_Scored] = []
     for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                        strict=True)):
-        duplicates = index.duplicate_records(ev)
+        groups = index.dup_groups(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
         doc_lengths = _doc_lengths(lens, default_weights, weights)
         bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
                                 defaultdict(float, doc_lengths), idfs, stats)
         for key, e in ev.items():
-            item = _Scored(scope_rank, key, e, bm25[key], duplicates.get(key))
+            item = _Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if gate and anchors and not path_only:
@@ -420,21 +421,19 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
             _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
         done.extend(batch)
 
-    # Memories with a record already (those in a duplicate group) are always ranked, so
-    # duplicate groups resolve exactly; the rest only as far down as it can matter.
-    special = [s for s in scored if s.record is not None]
-    rank_batch(special)
     if need is None:
         rank_batch([s for s in scored if s.record is None])
     else:
-        need += sum(1 for s in special if s.rec.dup_group is not None)
-        # A heap, not a sort: usually only the first batch or two is ever taken.
+        # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
+        # near-duplicate group are ranked like the rest and counted once per group: a member
+        # left unranked scores below the top `need`, so it cannot displace its group's
+        # member there (and the group stays resolved to its best member where it matters).
         heap = [(-base[id(s)], s.scope_rank, s.key, n) for n, s in enumerate(scored)
                 if s.record is None and s.excluded is None]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
-            live = sorted((s.score for s in done if s.excluded is None), reverse=True)
+            live = _one_per_group(done)
             top_base, top_scope = -heap[0][0], heap[0][1]
             if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
                 break
@@ -443,7 +442,37 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
     done.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.rec.memory.id,
                                            s.evidence.path_match))
     _mark_duplicates(done)
+    _mark_unranked_duplicates(scored)
     return done
+
+
+def _one_per_group(done: list[_Scored]) -> list[float]:
+    """Scores of the ranked, not excluded candidates, best first, a group's best only."""
+    best: dict[tuple[int, str], float] = {}
+    scores: list[float] = []
+    for s in done:
+        if s.excluded is not None:
+            continue
+        if s.group is None:
+            scores.append(s.score)
+        elif best.get((s.scope_rank, s.group), -1.0) < s.score:
+            best[s.scope_rank, s.group] = s.score
+    return sorted([*scores, *best.values()], reverse=True)
+
+
+def _mark_unranked_duplicates(scored: list[_Scored]) -> None:
+    """Unranked members of a group that already has a member: excluded as duplicates, so the
+    count of related memories is what full ranking gives (one per group). Which member is
+    kept only matters among the ranked ones, and those come first in `scored`'s ranked part."""
+    kept = {(s.scope_rank, s.group) for s in scored
+            if s.record is not None and s.excluded is None and s.group is not None}
+    for item in scored:
+        if item.record is None and item.excluded is None and item.group is not None:
+            slot = (item.scope_rank, item.group)
+            if slot in kept:
+                item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"
+            else:
+                kept.add(slot)
 
 
 def _load_records(scopes: Scopes, items: list[_Scored]) -> None:
@@ -500,7 +529,7 @@ def _mark_duplicates(scored: list[_Scored]) -> None:
     """At most one member of a near-duplicate group: the best ranked one stays related."""
     kept: dict[tuple[int, str], str] = {}
     for item in scored:
-        group = item.rec.dup_group
+        group = item.group
         if item.excluded or group is None:
             continue
         slot = (item.scope_rank, group)
