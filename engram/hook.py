@@ -228,9 +228,11 @@ def _session_start(run: _Run) -> _Outcome:
     from engram.pipeline import session_start
 
     pack, visible = session_start(run.base, run.ctx)
+    pack, native = _without_managed(run, pack)
     index = index_line(visible)
     with run.session() as state:
         state.reset()
+        state.delivered.update(native)
         state.last_pack = []
         if not pack.items and index is None:
             return _Outcome(entry={"note": "no memories"})
@@ -242,6 +244,22 @@ def _session_start(run: _Run) -> _Outcome:
         rendered = fit(run.host, pack, head=head)
         _record(state, pack, rendered)
     return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
+
+
+def _without_managed(run: _Run, pack: Pack) -> tuple[Pack, set[str]]:
+    """The session pack less the memories the host's own instruction file holds (the managed
+    section `engram hooks sync` writes): the host loads that file itself, so sending them too
+    would put each body in the context twice."""
+    from engram.managed import keys_in
+
+    if run.project is None:
+        return pack, set()
+    native = keys_in(run.project, run.host.name)
+    if not native:
+        return pack, set()
+    keep = tuple(i for i in pack.items
+                 if memory_key(i.memory.id, i.memory.sha256) not in native)
+    return records.replace(pack, items=keep), native
 
 
 def _prompt(run: _Run) -> _Outcome:

@@ -47,8 +47,17 @@ class SourcesLock:
                 return True
         return False
 
+    def changed(self, memory: Memory) -> list[str]:
+        """The sources recorded for this memory whose file is now different or gone."""
+        recorded = self.entries.get(memory.id)
+        if recorded is None or self.project is None:
+            return []
+        return [s for s in memory.sources if recorded.get(s) is not None
+                and file_hash(self.project / s) != recorded[s]]
+
     def record(self, memories: Iterable[Memory]) -> list[str]:
-        """Record current source hashes; returns problems (missing source files)."""
+        """Record current source hashes; returns problems (missing source files), and then
+        writes nothing: a lock recording only part of what was asked would look verified."""
         if self.path is None or self.project is None:
             raise EngramError("verify: no workspace .engram/ folder to write sources.lock into")
         problems: list[str] = []
@@ -63,6 +72,8 @@ class SourcesLock:
                 else:
                     hashes[source] = digest
             self.entries[memory.id] = hashes
+        if problems:
+            return problems
         payload = {"version": 1, "memories": {k: dict(sorted(v.items()))
                                                for k, v in sorted(self.entries.items())}}
         # Committed with the project, so it gets a normal file mode, not a private one.
