@@ -14,7 +14,7 @@ from engram.graph import analyze
 from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
-from engram.pipeline import Context, Request, Scopes, resolve
+from engram.pipeline import Request, Scopes, resolve
 from engram.stale import SourcesLock
 
 
@@ -28,7 +28,8 @@ def check(request: Request) -> list[Problem]:
         paths = {r.memory.id: scopes.display(scopes.indexes[n], r.memory.rel_path)
                  for r, n in records}
         files = {r.memory.id: scopes.indexes[n].root / r.memory.rel_path for r, n in records}
-        problems += _source_problems([r.memory for r, _ in records], paths, files, ctx)
+        problems += _source_problems([(r.memory, scopes.indexes[n].root) for r, n in records],
+                                     paths, files)
     finally:
         scopes.close()
     report = analyze(request)
@@ -49,20 +50,20 @@ def check(request: Request) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
 
 
-def _source_problems(memories: list[Memory], paths: dict[str, str], files: dict[str, Path],
-                     ctx: Context) -> list[Problem]:
+def _source_problems(memories: list[tuple[Memory, Path]], paths: dict[str, str],
+                     files: dict[str, Path]) -> list[Problem]:
     """A `sources` entry that does not exist, and each source changed since `engram verify`
-    recorded it (the memory is stale: review it, then verify)."""
-    if ctx.workspace_dir is None:
-        return []
-    lock = ctx.sources_lock
+    recorded it (the memory is stale: review it, then verify). Each workspace layer's sources
+    are relative to its own project folder and recorded in its own sources.lock."""
+    locks: dict[Path, SourcesLock] = {}
     out: list[Problem] = []
-    for memory in memories:
+    for memory, root in memories:
         if memory.scope != WORKSPACE or not memory.sources:
             continue
+        lock = locks.setdefault(root, SourcesLock(root))
         line = key_line(files[memory.id], "sources")
         for source in memory.sources:
-            if not (ctx.workspace_dir / source).exists():
+            if not (root.parent / source).exists():
                 out.append(Problem(paths[memory.id], line, "sources",
                                    f"{source} does not exist", "warning"))
             elif source in lock.changed(memory):

@@ -10,16 +10,30 @@ from pathlib import Path
 from engram.errors import EngramError
 from engram.fsutil import atomic_write
 from engram.hashing import sha256
+from engram.managed import BEGIN, END
 from engram.model import Memory
 
 LOCK_FILE = "sources.lock"
+_BEGIN = BEGIN.encode("utf-8")
+_END = END.encode("utf-8")
 
 
 def file_hash(path: Path) -> str | None:
+    """The file's sha256, leaving out the section `engram hooks sync` manages in an instruction
+    file: engram's own generated text is no change a memory's author has to review."""
     try:
-        return sha256(path.read_bytes()).hexdigest()
+        data = path.read_bytes()
     except OSError:
         return None
+    begin = data.find(_BEGIN)
+    if begin >= 0:
+        end = data.find(_END, begin)
+        if end >= 0:
+            # undo what appending the section added: one blank line before it, a newline after
+            before, after = data[:begin], data[end + len(_END):]
+            before = before[:-1] if before.endswith(b"\n\n") else before
+            data = before + after.removeprefix(b"\n")
+    return sha256(data).hexdigest()
 
 
 class SourcesLock:

@@ -165,7 +165,10 @@ def _plan(cwd: str, workspace: str | None,
     from engram.pipeline import Request, build_pack, resolve, session_pack, visible_memories
     from engram.render import body_block
 
-    base = Request(cwd=cwd, workspace=workspace, use_global=False, record_fetch=False)
+    # The workspace's own memories only: an outer layer's applies_to is relative to its folder,
+    # and its own `hooks sync` (run there) writes its rule files.
+    base = Request(cwd=cwd, workspace=workspace, use_global=False, record_fetch=False,
+                   layers=False)
     ctx = resolve(base)
     if ctx.workspace_dir is None:
         raise WorkspaceError(f"{Path(cwd).resolve()}: no .engram/ folder here or above "
@@ -189,7 +192,7 @@ def _plan(cwd: str, workspace: str | None,
     if not memories:
         return plan, tuple(hosts)
     pack = build_pack(Request(cwd=cwd, workspace=workspace, use_global=False, record_fetch=False,
-                              ids=tuple(m.id for m in memories)))
+                              ids=tuple(m.id for m in memories), layers=False))
     bodies = {i.memory.id: i for i in pack.items}
     for memory_id, reason in pack.excluded:
         plan.notes.append(f"{memory_id}: withheld ({reason}); no rule file written")

@@ -177,3 +177,30 @@ def test_an_id_a_memory_already_has_is_not_reused(workspace: Path) -> None:
     out = ok(run(["import"], workspace))
     assert "create .engram/imported/claude-testing.md" in out
     assert (workspace / ".engram/rules/mine.md").read_text().endswith("Mine.\n")
+
+
+def test_trimming_an_original_adopts_its_memories(shop: Path) -> None:
+    # The migration's last step: the originals shrink to engram's managed section; what they
+    # held lives on as ordinary memories, with no `sources` pointing at text that is gone.
+    ok(run(["import"], shop))
+    put(shop, "GEMINI.md", "")
+    (shop / ".cursor/rules/python.mdc").unlink()
+    out = ok(run(["import", "--dry-run"], shop))
+    assert ("adopt  .engram/imported/gemini-notes.md: its source no longer holds this text; now "
+            "an ordinary memory (import stamp and sources removed)") in out
+    assert "engram import: sha256" in (shop / ".engram/imported/python.md").read_text()
+    ok(run(["import"], shop))
+    python = (shop / ".engram/imported/python.md").read_text()
+    assert "engram import: sha256" not in python and "sources:" not in python
+    assert python.startswith("---\nid: python\ntype: rule\n")
+    assert ok(run(["check"], shop)).endswith("0 errors, 0 warnings\n")
+    # an ordinary memory now: a later import leaves it alone and never reuses its id
+    put(shop, ".cursor/rules/python.mdc", "---\nglobs: api/**\n---\nNew rule.\n")
+    assert "create .engram/imported/python-2.md" in ok(run(["import", "--dry-run"], shop))
+
+
+def test_managed_section_edits_do_not_make_imports_stale(shop: Path) -> None:
+    ok(run(["import"], shop))
+    ok(run(["hooks", "sync", "claude"], shop))
+    out = ok(run(["load", "--dry-run", "cut a release"], shop))
+    assert "stale" not in out

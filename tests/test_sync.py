@@ -13,7 +13,6 @@ from test_hook_support import make_workspace
 from engram.errors import UnknownHostError, WorkspaceError
 from engram.sync import expand_braces, native_globs, rule_key, sync_rules, validate_rule_file
 
-
 BOTH = ("claude", "cursor")
 
 
@@ -125,6 +124,7 @@ def test_brace_expansion_nests() -> None:
 def test_format_report(ws: Path) -> None:
     from engram.sync import format_report
 
-    assert format_report(sync_rules(str(ws), hosts=BOTH)).startswith("wrote .claude/rules/engram/api-errors.md")
+    assert format_report(sync_rules(str(ws), hosts=BOTH)).startswith(
+        "wrote .claude/rules/engram/api-errors.md")
     assert format_report(sync_rules(str(ws), check=True, hosts=BOTH), check=True) == (
         "native files up to date (6)\n")

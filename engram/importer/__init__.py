@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from engram.fsutil import atomic_write
 from engram.importer import find, plan
 from engram.importer.model import Draft, Unmapped
 from engram.importer.readers import Reader
@@ -26,7 +27,8 @@ class ImportReport:
     project: Path
     steps: tuple[plan.Step, ...]
     unmapped: tuple[Unmapped, ...]
-    leftovers: tuple[str, ...]  # earlier imports no source produces any more (kept)
+    leftovers: tuple[str, ...]  # earlier imports no source produces, edited by hand (kept)
+    adopted: tuple[str, ...]  # earlier imports no source produces: now ordinary memories
     problems: tuple[str, ...]  # a memory that would not parse, a lock that cannot be written
     dry_run: bool
 
@@ -56,11 +58,20 @@ def run(project: Path, *, dry_run: bool = False, force: bool = False) -> ImportR
     steps = plan.steps(project, assigned, force)
     problems = _validate(steps)
     planned = {s.rel for s in steps}
-    leftovers = tuple(sorted(rel for rel in ours if rel not in planned))
+    leftovers: list[str] = []
+    adopt: dict[str, str] = {}
+    for rel in sorted(r for r in ours if r not in planned):
+        text = (project / rel).read_text(encoding="utf-8", errors="replace")
+        if plan.hand_edited(text) and not force:
+            leftovers.append(rel)
+        else:
+            adopt[rel] = plan.adopted(text)
     if not dry_run and not problems:
         problems += _apply(project, steps)
+        for rel, text in adopt.items():
+            atomic_write(project / rel, text, shared=True)
     return ImportReport(project, tuple(steps), tuple(sorted(set(unmapped), key=_order)),
-                        leftovers, tuple(problems), dry_run)
+                        tuple(leftovers), tuple(sorted(adopt)), tuple(problems), dry_run)
 
 
 def _order(item: Unmapped) -> tuple[str, int, str]:
@@ -105,7 +116,6 @@ def _validate(steps: list[plan.Step]) -> list[str]:
 
 
 def _apply(project: Path, steps: list[plan.Step]) -> list[str]:
-    from engram.fsutil import atomic_write
     from engram.parse import parse_memory
     from engram.stale import SourcesLock
 
@@ -140,8 +150,12 @@ def format_report(report: ImportReport) -> str:
                "taken": "  (not written by import; --force to replace)"}.get(step.action, "")
         lines.append(f"{_VERB[step.action]:<7}{step.rel}  {step.type}  {routing}  "
                      f"<- {step.source}{why}")
+    for rel in report.adopted:
+        lines.append(f"adopt  {rel}: its source no longer holds this text; now an ordinary "
+                     "memory (import stamp and sources removed)")
     for rel in report.leftovers:
-        lines.append(f"stale  {rel}: no source produces it any more; kept (delete it if unwanted)")
+        lines.append(f"keep   {rel}: its source no longer holds this text, and it was edited by "
+                     "hand; remove its `sources:` line or delete it (--force adopts it)")
     for item in report.unmapped:
         lines.append(f"not mapped: {item}")
     for problem in report.problems:

@@ -103,6 +103,17 @@ def hand_edited(text: str) -> bool | None:
     return _digest(rest) != match.group(1)
 
 
+def adopted(text: str) -> str:
+    """An imported memory whose source no longer holds its text, as an ordinary memory: the
+    import stamp and `sources` go (the original is gone or trimmed; `.engram/` is the source
+    now), the rest stays byte for byte."""
+    lines = text.split("\n")
+    closing = next((i for i in range(1, len(lines)) if lines[i] == "---"), len(lines))
+    keep = [line for n, line in enumerate(lines)
+            if not (0 < n < closing and (_STAMP.fullmatch(line) or line.startswith("sources:")))]
+    return "\n".join(keep)
+
+
 def steps(project: Path, assigned: list[tuple[str, Draft]], force: bool) -> list[Step]:
     out: list[Step] = []
     for memory_id, draft in assigned:

@@ -88,7 +88,10 @@ class Reader:
         text = self.text(rel)
         if text is None:
             return []
-        text = strip_managed(text)
+        stripped = strip_managed(text)
+        if stripped != text and not stripped.strip():
+            return []  # only engram's own section: a migrated file, nothing of the team's left
+        text = stripped
         fields, body, first, _ = thirdparty.split(text)
         if fields:
             # instruction documents carry no frontmatter of their own; keep it as text
