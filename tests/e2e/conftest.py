@@ -173,6 +173,11 @@ class Scratch:
 def scratch(tmp_path: Path) -> Iterator[Scratch]:
     """A git-less project dir and a HOME of its own; PATH holds this interpreter's scripts
     (where `engram` is installed) and the system's, nothing of the developer's home."""
+    yield make_scratch(tmp_path)
+
+
+def make_scratch(tmp_path: Path) -> Scratch:
+    """The `scratch` fixture's project, for fixtures of a wider scope (one per module)."""
     project = tmp_path / "project"
     home = tmp_path / "home"
     project.mkdir()
@@ -187,4 +192,4 @@ def scratch(tmp_path: Path) -> Iterator[Scratch]:
         "ENGRAM_TODAY": os.environ.get("ENGRAM_TODAY", "2026-12-02"),
         "TMPDIR": str(tmp_path),
     }
-    yield Scratch(project, home, env)
+    return Scratch(project, home, env)
