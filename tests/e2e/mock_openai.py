@@ -25,7 +25,7 @@ from pathlib import Path
 from subprocess import CompletedProcess
 from typing import Any
 
-from conftest import (
+from .conftest import (
     NODE_MODULES,
     Recorded,
     RecordingServer,

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from mock_openai import (
+
+from engram import hooklog
+
+from .mock_openai import (
     AppServer,
     CodexWorld,
     Recorded,
@@ -26,8 +29,6 @@ from mock_openai import (
     item_text,
     turn,
 )
-
-from engram import hooklog
 
 # A distinctive word in each body: counting it in a request counts the body.
 MEMORIES = {
@@ -156,12 +157,6 @@ def test_prompt_pack_with_its_proof_line_right_after_the_prompt(execs: ExecScena
     assert BODY["release-checklist"] in text
 
 
-RESUME_POLICY = pytest.mark.xfail(
-    strict=True, reason="defect 1: engram still resets its delivered set on SessionStart "
-    "source=resume; the resume policy in engram/hook.py lands from the claude-e2e branch")
-
-
-@RESUME_POLICY
 def test_resume_sends_no_body_twice_and_loses_none(execs: ExecScenario) -> None:
     # `exec resume` replays the whole history, hook context included: a body delivered before
     # the resume is still in the request and must not come again.
@@ -178,7 +173,6 @@ def test_resume_loses_no_body(execs: ExecScenario) -> None:
             assert count(request, memory_id) >= 1, memory_id
 
 
-@RESUME_POLICY
 def test_resume_still_delivers_what_is_new(execs: ExecScenario) -> None:
     (request,) = execs.resumed.requests
     last = developer_texts(request)[-1]

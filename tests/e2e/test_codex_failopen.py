@@ -13,7 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mock_openai import (
+
+from engram.state import session_file
+
+from .mock_openai import (
     SUBAGENT_TASK,
     CodexWorld,
     Recorded,
@@ -26,8 +29,6 @@ from mock_openai import (
     turn,
     user_turns,
 )
-
-from engram.state import session_file
 
 MEMORIES = {
     "rules/team-style.md": """---
