@@ -253,8 +253,11 @@ triggers: ["cut a release"]
 ---
 aws_access_key_id = AKIAQ7RZT2MXW4KJ9PLD
 """)
+    said = world.engram("load", PROMPT).stderr
+    assert "engram: withheld release-signing: secret (line 7)" in said  # what the hook says too
     run = world.exec(PROMPT)
     assert_prompt_answered(run)
+    assert "withheld" not in run.stdout
     assert all("withheld" not in r.text() and "AKIAQ7RZT2MXW4KJ9PLD" not in r.text()
                for r in run.requests)
     assert json.dumps(inputs(run.requests[-1])).count("releasebody") == 1
