@@ -159,8 +159,8 @@ def hosts_in_use(project: Path, named: Sequence[str] = ()) -> tuple[str, ...]:
     return tuple(h for h in SYNC_HOSTS if h in installed or h in named)
 
 
-def _plan(cwd: str, workspace: str | None,
-          hosts: Sequence[str] | None) -> tuple[_Plan, tuple[str, ...]]:
+def _plan(cwd: str, workspace: str | None, hosts: Sequence[str] | None,
+          sections: bool = True) -> tuple[_Plan, tuple[str, ...]]:
     from engram.model import WORKSPACE
     from engram.pipeline import Request, build_pack, resolve, session_pack, visible_memories
     from engram.render import body_block
@@ -179,7 +179,8 @@ def _plan(cwd: str, workspace: str | None,
         if not hosts:
             plan.notes.append("no host in use here (no engram hooks installed, none named in "
                               "hooks.hosts): nothing to sync")
-    _plan_managed(plan, hosts, session_pack(base), body_block)
+    if sections:
+        _plan_managed(plan, hosts, session_pack(base), body_block)
     rule_hosts = [h for h in hosts if h in RULE_DIRS]
     if not rule_hosts:
         return plan, tuple(hosts)
@@ -257,9 +258,10 @@ def _own_files(project: Path, hosts: Sequence[str]) -> list[str]:
 
 
 def sync_rules(cwd: str = ".", *, workspace: str | None = None, check: bool = False,
-               hosts: Sequence[str] | None = None) -> SyncReport:
+               hosts: Sequence[str] | None = None, sections: bool = True) -> SyncReport:
     """Write (or with `check`, verify) the native files of the workspace around `cwd` for
-    `hosts` (default: the hosts in use, `hosts_in_use`).
+    `hosts` (default: the hosts in use, `hosts_in_use`). Without `sections`, only the path-rule
+    files: `hooks install` keeps those in step and leaves the team's instruction files alone.
 
     Raises WorkspaceError without a workspace, UnknownHostError for a host sync does not know.
     """
@@ -267,7 +269,7 @@ def sync_rules(cwd: str = ".", *, workspace: str | None = None, check: bool = Fa
         if host not in SYNC_HOSTS:
             raise UnknownHostError(f"unknown host {host!r}; hosts sync writes for: "
                                    f"{', '.join(SYNC_HOSTS)}")
-    plan, hosts = _plan(cwd, workspace, hosts)
+    plan, hosts = _plan(cwd, workspace, hosts, sections)
     project = plan.project
     existing = _own_files(project, hosts)
     written: list[str] = []

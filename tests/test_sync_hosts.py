@@ -35,7 +35,7 @@ def test_a_claude_only_project_gets_no_cursor_files(project: Path) -> None:
     assert "wrote CLAUDE.md" in out or (project / "CLAUDE.md").is_file()
     check = run(["hooks", "sync", "--check"], project)
     assert check.exit_code == 0, check.stdout
-    assert check.stdout == "native files up to date (2)\n"
+    assert check.stdout == "native files up to date (2)\n"  # the rule file and CLAUDE.md
 
 
 def test_no_host_in_use_writes_nothing_and_says_so(project: Path) -> None:
