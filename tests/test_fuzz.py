@@ -327,8 +327,6 @@ def assert_valid_hook_output(host: str, stdout: str, stderr: tuple[str, ...],
         event = json.loads(payload).get("hook_event_name")
     except (ValueError, AttributeError):
         event = None
-    if host == "claude" and event == "PreCompact":
-        return  # plain text: Claude's compaction instructions
     data = json.loads(stdout)
     assert isinstance(data, dict)
     context = data.get("additional_context") or data.get("hookSpecificOutput", {}).get(

@@ -72,7 +72,7 @@ def test_merge_keeps_user_hooks_and_keys(workspace: Path, home: Path) -> None:
     assert data["hooks"]["PreToolUse"][0] == USER_CLAUDE["hooks"]["PreToolUse"][0]
     assert data["hooks"]["PreToolUse"][1]["matcher"] == "Read|Edit|Write|MultiEdit"
     assert set(data["hooks"]) == {"UserPromptSubmit", "PreToolUse", "SessionStart",
-                                  "SubagentStart", "PreCompact", "InstructionsLoaded"}
+                                  "SubagentStart", "InstructionsLoaded"}
     # Uninstall restores exactly the user's content.
     assert uninstall("claude", project_dir=workspace, home=home).action == "removed"
     assert read(path) == USER_CLAUDE
