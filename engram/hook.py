@@ -31,7 +31,14 @@ from engram.hosts.base import (
     Host,
 )
 from engram.records import TYPE_CHECKING, record
-from engram.state import SessionState, locked_session, memory_key, read_state, session_file
+from engram.state import (
+    SessionState,
+    StateLocked,
+    locked_session,
+    memory_key,
+    read_state,
+    session_file,
+)
 
 if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
     from typing import Any
@@ -164,7 +171,12 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
     state_dir = ctx.state_dir
     handler = _HANDLERS.get(event.kind, _ignored)
     run = _Run(host, event, base, ctx)
-    outcome = handler(run)
+    try:
+        outcome = handler(run)
+    except StateLocked as exc:
+        # Fail open by printing nothing: what is not delivered now is not recorded either, so a
+        # later event still brings it, whereas delivering unrecorded would send it twice.
+        outcome = _Outcome(entry={"note": str(exc)}, stderr=(f"engram: {exc}",))
 
     def log(chars: int) -> None:
         if not outcome.log or state_dir is None:
