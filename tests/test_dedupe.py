@@ -166,3 +166,38 @@ def test_an_edit_looks_only_at_the_edited_memorys_neighbourhood(
     monkeypatch.setattr(dedupe, "similarity", real)
     names, scratch = stored(root)
     assert reported(names) == scratch
+
+
+@pytest.mark.parametrize("limit", [1, 3, 8])
+def test_groups_resolve_the_same_when_load_ranks_only_what_can_matter(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    """Families of near-duplicates with different tags and confidences: the pack and the
+    count of related memories (one per group) equal full ranking's."""
+    from engram import pipeline
+    from engram.pipeline import Request, build_pack
+
+    monkeypatch.setattr(pipeline, "FINALIZE_BATCH", 1)
+    rng = random.Random(limit)
+    root = workspace / ".engram"
+    topics = "deploy cache retry webhook schema token queue backup".split()
+    families = [rng.sample(WORDS, 120) for _ in range(12)]
+    for n in range(150):
+        family = families[n % len(families)]
+        tags = ", ".join(rng.sample(topics, 2))
+        body = variant(rng, family, rng.choice((0, 1, 2, 40))) + " " + " ".join(
+            rng.sample(topics, 3))
+        confidence = rng.choice(("high", "medium", "low"))
+        write_memory(root, f"m{n:03d}.md", f"---\nid: m{n:03d}\ntype: rule\ntags: [{tags}]\n"
+                                           f"confidence: {confidence}\n---\n{body}\n")
+
+    def shape(request: Request) -> tuple[object, ...]:
+        pack = build_pack(request)
+        return (tuple((i.memory.id, i.disclosure, round(i.score, 9)) for i in pack.items),
+                pack.related_total)
+
+    for query in ("deploy the webhook", "retry cache", "schema token queue backup deploy"):
+        fast = Request(query=query, cwd=str(workspace), limit=limit, record_fetch=False)
+        full = Request(query=query, cwd=str(workspace), limit=limit, record_fetch=False,
+                       explain=True)
+        assert shape(fast) == shape(full)
+        assert sum(c.excluded == "duplicate" for c in build_pack(full).candidates) > 10
