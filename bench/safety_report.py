@@ -2,14 +2,15 @@
 withholds that it should print, per family. docs/safety.md quotes its output.
 
     python bench/safety_report.py                  # every part
-    python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, memories
+    python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
+                                                   # memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
 
 Parts:
 - legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
-- tuning / heldout: tests/fixtures/safety/corpus/<part>/*.txt, items written as
-  `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out part was written
-  before the scanner was run on it and has not been tuned on (see PROVENANCE.md there).
+- tuning / heldout / heldout2: tests/fixtures/safety/corpus/<part>/*.txt, items written as
+  `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out parts were written
+  before the scanner was run on them (see PROVENANCE.md there).
 - memories: the project's routing fixtures (tests/fixtures/devset, tests/fixtures/bench), all
   benign rule files in the styles real teams write.
 
@@ -32,6 +33,7 @@ from engram.safety import KINDS, scan  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "safety"
+PARTS = ("tuning", "heldout", "heldout2")
 
 
 class Item:
@@ -141,14 +143,13 @@ def report_legacy(verbose: bool) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("all", "legacy", "tuning", "heldout", "memories"),
-                        default="all")
+    parser.add_argument("--part", choices=("all", "legacy", *PARTS, "memories"), default="all")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     status = 0
     if args.part in ("all", "legacy"):
         status = 1 if report_legacy(args.verbose) else 0
-    for part in ("tuning", "heldout"):
+    for part in PARTS:
         if args.part in ("all", part):
             report_items(part, read_items(part), args.verbose)
     if args.part in ("all", "memories"):
