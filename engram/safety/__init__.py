@@ -636,10 +636,11 @@ _GATES = {
         r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\("
     ),
     "secret": re.compile(
-        r"-----begin|akia|asia|gh[pousr]_|github_pat_|hooks\.slack|xox|sk-|k_live_|aiza|glpat-"
-        r"|npm_|pypi-|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
+        r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
-        r"|[_-]key|private[_-]?key|auth[_-]?key|://[^\s/@]*:[^\s/@]*@"
+        r"|authorization:|x-[\w-]*(?:key|token):|value="
+        r"|(?:service|account|signing|encryption|master|db|database|private|auth)[_-]?key"
+        r"|://[^\s/@]*:[^\s/@]*@"
     ),
 }
 

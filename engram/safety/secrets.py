@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("AWS access key id", r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
-    ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{36}"),
+    ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{36,76}"),
     ("GitHub fine-grained token", r"github_pat_[A-Za-z0-9_]{50,}"),
     ("GitLab token",
      r"gl(?:pat|ptt|rt|ft|dt|imt|agent|oas|soat|ffct|cbt|cic|wt)-[A-Za-z0-9_-]{20,}"
@@ -70,7 +70,7 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
      r"|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
     ("Mailchimp key", r"[a-f0-9]{32}-us\d{1,2}"),
     ("Mailgun key", r"key-[a-f0-9]{32}"),
-    ("Telegram bot token", r"\d{8,10}:AA[A-Za-z0-9_-]{32,33}"),
+    ("Telegram bot token", r"\d{5,16}:A[A-Za-z0-9_-]{34}"),
     ("Discord bot token", r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}"),
     ("Alibaba key", r"LTAI[A-Za-z0-9]{20}"),
     ("Atlassian token", r"ATATT3[A-Za-z0-9_=-]{186}"),
@@ -116,6 +116,15 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Render key", r"rnd_[A-Za-z0-9]{32}"),
     ("Fly.io token", r"fo1_[A-Za-z0-9_-]{43}"),
     ("Airtable token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    ("Adobe client secret", r"p8e-[A-Za-z0-9]{32}"),
+    ("ClickHouse Cloud key", r"4b1d[A-Za-z0-9]{38}"),
+    ("GitLab session cookie", r"_gitlab_session=[0-9a-z]{32}"),
+    ("Fly.io macaroon", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3}"),
+    ("MaxMind license key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk"),
+    ("Facebook access token", r"\d{15,16}(?:\||%7[Cc])[0-9A-Za-z_-]{27,40}"),
+    ("AWS MWS key", r"amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    ("base64-encoded JSON web token",
+     r"ZXlK(?:hbGciOi|0eXAiOi|raWQiOi|aGJHY2lPaU|MGVYQWlPaUp|cmFXUWlP)[A-Za-z0-9+/]{40,}={0,2}"),
     ("JSON web token", r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
 )
 _TOKEN_RE = re.compile(
@@ -124,7 +133,7 @@ _TOKEN_RE = re.compile(
     + ")(?![A-Za-z0-9_])"
 )
 _DETAIL = {f"p{i}": name for i, (name, _) in enumerate(_PROVIDERS)}
-_RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@-]{16,}")
+_RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
 _FAKE_RE = re.compile(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
@@ -168,13 +177,24 @@ def provider_token(text: str) -> tuple[int, str] | None:
     return None
 
 
+# Credentials in a header (`-H "X-Api-Key: ..."`, `Authorization: Token ...`) or a NuGet-style
+# `<add key="Password" value="...">`.
+_HEADER_RE = re.compile(
+    r"(?:authorization:\s*(?:token|api-token)\s+|\bx-(?:[a-z]+-)?(?:api-?)?(?:key|token):\s*)"
+    r"([\w=~@.+/-]{8,})",
+    re.IGNORECASE,
+)
+_XML_VALUE_RE = re.compile(
+    r"key=\"[^\"]*(?:password|token|secret|apikey)[^\"]*\"\s+value=\"([^\"]{6,})\"", re.IGNORECASE
+)
 _BASIC_RE = re.compile(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 _CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
 
 
 def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | None:
-    """`Authorization: Basic <base64 user:password>` and `curl -u user:password`."""
-    if "asic" in text:
+    """Credentials by their context: `Authorization: Basic <base64 user:password>`,
+    `curl -u user:password`, API-key headers and XML config values."""
+    if "asic " in text:
         for m in _BASIC_RE.finditer(text):
             try:
                 decoded = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4)).decode()
@@ -187,4 +207,13 @@ def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | Non
         for m in _CURL_USER_RE.finditer(text):
             if check(m.group(1)):
                 return m.start(1), "password on a command line"
+    low = text.lower()
+    if "authorization" in low or "x-" in low:
+        for m in _HEADER_RE.finditer(text):
+            if check(m.group(1)):
+                return m.start(), "credential in a request header"
+    if 'value="' in low:
+        for m in _XML_VALUE_RE.finditer(text):
+            if check(m.group(1)):
+                return m.start(), "password in a config value"
     return None
