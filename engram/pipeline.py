@@ -31,7 +31,7 @@ from engram.index import (
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
 from engram.records import TYPE_CHECKING
-from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
+from engram.render import RELATED_MAX, Printable, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
 from engram.tokenize import is_procedural, seed_stems, tokens, words
@@ -125,6 +125,14 @@ class Scopes:
     def close(self) -> None:
         for index in self.indexes:
             index.close()
+
+    def check(self, memory: Memory) -> Printable:
+        """The checks before printing, with the index's stored safety verdict (no rescan when
+        the bytes are the ones it judged)."""
+        for index in self.indexes:
+            if index.scope == memory.scope:
+                return check_printable(memory, index.root, index.verdict(memory.sha256))
+        raise KeyError(memory.scope)
 
     def root_of(self, memory: Memory) -> Path:
         for index in self.indexes:
@@ -627,7 +635,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     printable_list += [(r, "related") for r in selection.cut[:5]]
     for member, mode in printable_list:
         memory = member.memory
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status == "changed" and not final:
             changed.append(memory)
             continue
@@ -719,7 +727,7 @@ def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
             warnings.append(f"engram: warning: {mid} is out of its lifecycle ({lifecycle})")
         if not route.role_visible(memory, ctx.role):
             warnings.append(f"engram: warning: {mid} is for roles {', '.join(memory.roles)}")
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status != "ok":
             excluded.append((mid, check.exclusion))
             withheld.extend((mid, f) for f in check.findings)
@@ -813,7 +821,7 @@ def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
     excluded: list[tuple[str, str]] = []
     withheld: list[tuple[str, Finding]] = []
     for member in selection.members:
-        check = check_printable(member.memory, scopes.root_of(member.memory))
+        check = scopes.check(member.memory)
         if check.status != "ok":
             excluded.append((member.memory.id, check.exclusion))
             withheld.extend((member.memory.id, f) for f in check.findings)
