@@ -15,6 +15,7 @@ import click
 
 from engram import __version__
 from engram.errors import EngramError
+from engram.paths import current_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,7 +45,7 @@ def _scope_options(func: F) -> F:
 def _request(**kwargs: Any) -> Any:
     from engram.pipeline import Request
 
-    return Request(cwd=str(Path.cwd()), **kwargs)
+    return Request(cwd=str(Path(current_dir())), **kwargs)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -190,7 +191,7 @@ def hook(host: str) -> None:
 def _project_dir(workspace: str | None) -> Path:
     from engram.pipeline import resolve
 
-    return resolve(_request(workspace=workspace)).workspace_dir or Path.cwd()
+    return resolve(_request(workspace=workspace)).workspace_dir or Path(current_dir())
 
 
 @cli.group(epilog="Example: engram hooks install claude")
@@ -250,7 +251,7 @@ def hooks_sync(host: str | None, check: bool, workspace: str | None) -> None:
     from engram import sync
 
     hosts_ = (host,) if host else sync.NATIVE_HOSTS
-    report = sync.sync_rules(str(Path.cwd()), workspace=workspace, check=check, hosts=hosts_)
+    report = sync.sync_rules(str(Path(current_dir())), workspace=workspace, check=check, hosts=hosts_)
     click.echo(sync.format_report(report, check=check), nl=False)
     if not report.ok:
         sys.exit(1)
@@ -264,7 +265,7 @@ def hooks_log(session: str | None, limit: int) -> None:
     """What each hook call injected, and what it demoted or left out."""
     from engram import hooklog
 
-    entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit)
+    entries = hooklog.entries_for(cwd=str(Path(current_dir())), session=session, limit=limit)
     click.echo(hooklog.format_entries(entries), nl=False)
 
 

@@ -42,9 +42,10 @@ def _load(query: str) -> int:
     calls and output as the click command, which handles every other form."""
     from engram import pipeline, report
     from engram.errors import EngramError
+    from engram.paths import current_dir
 
     try:
-        pack, rendered = pipeline.load(pipeline.Request(query=query, cwd=os.getcwd()))
+        pack, rendered = pipeline.load(pipeline.Request(query=query, cwd=current_dir()))
     except EngramError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)

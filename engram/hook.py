@@ -244,13 +244,25 @@ def _session_start(run: _Run) -> _Outcome:
     return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
 
 
+# A pasted log or file can make a prompt megabytes long; routing reads its start and its end
+# (where the question usually is), so the hook's cost does not grow with the paste.
+PROMPT_HEAD, PROMPT_TAIL = 6000, 2000
+
+
+def routed_text(prompt: str) -> str:
+    if len(prompt) <= PROMPT_HEAD + PROMPT_TAIL:
+        return prompt
+    return prompt[:PROMPT_HEAD] + "\n" + prompt[-PROMPT_TAIL:]
+
+
 def _prompt(run: _Run) -> _Outcome:
     from engram.pipeline import build_pack
 
-    reason = skip_reason(run.event.prompt, run.config.hooks_min_prompt_chars)
+    prompt = routed_text(run.event.prompt)
+    reason = skip_reason(prompt, run.config.hooks_min_prompt_chars)
     if reason is not None:
         return _Outcome(entry={"note": f"skipped: {reason}"})
-    pack = build_pack(run.request(query=run.event.prompt), run.ctx)
+    pack = build_pack(run.request(query=prompt), run.ctx)
     with run.session() as state:
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
         if members:
