@@ -18,7 +18,8 @@ MIGRATE = ("---\nid: migration-rules\ntype: rule\ntags: [migration]\n---\n"
            "Every migration is reversible.\n")
 
 
-def engram_in_deleted_dir(tmp_path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def engram_in_deleted_dir(tmp_path: Path, *args: str,
+                          stdin: str = "") -> subprocess.CompletedProcess[str]:
     gone = tmp_path / "gone"
     gone.mkdir()
     command = " ".join([f"cd {gone} && rmdir {gone} && exec", sys.executable, "-m", "engram",
