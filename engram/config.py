@@ -40,6 +40,9 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    # Whether a workspace memory's `safety: {allow: [...]}` is honoured; only the user's own
+    # config (the global root) may set it, so a cloned repository cannot loosen it.
+    safety_workspace_overrides: str = "allow"  # allow | refuse
 
     def field_weight(self, name: str) -> float:
         return dict(self.load_field_weights)[name]
@@ -48,14 +51,25 @@ class Config:
 def load_config(workspace_dir: str | None, home_dir: str) -> Config:
     """The settings for a workspace (its `.engram` folder, or None) and the global root."""
     config = Config()
-    for root in (home_dir, workspace_dir):  # later files override earlier ones, key by key
+    # Later files override earlier ones, key by key.
+    for root, own in ((home_dir, True), (workspace_dir, workspace_dir == home_dir)):
         if root is None:
             continue
         path = os.path.join(root, CONFIG_FILE)
         if not os.path.isfile(path):
             continue
-        config = _apply(config, _read(path), path)
+        data = _read(path)
+        if not own:
+            _refuse_user_only(data, path, os.path.join(home_dir, CONFIG_FILE))
+        config = _apply(config, data, path)
     return config
+
+
+def _refuse_user_only(data: dict[str, Any], path: str, user_path: str) -> None:
+    for key in _flatten(data, path):
+        if key in USER_ONLY:
+            raise ConfigError(f"{path}: {key}: only your own config ({user_path}) can set this;"
+                              " a workspace cannot decide how its own memories are checked")
 
 
 def _read(path: str) -> dict[str, Any]:
@@ -157,9 +171,11 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "safety.workspace_overrides": _choice("allow", "refuse"),
 }
 KEYS = (*_CONVERTERS, WEIGHTS_KEY)
-SECTIONS = ("load", "hooks")
+SECTIONS = ("load", "hooks", "safety")
+USER_ONLY = frozenset({"safety.workspace_overrides"})
 WEIGHT_FIELDS = tuple(name for name, _ in DEFAULT_FIELD_WEIGHTS)
 
 

@@ -5,14 +5,16 @@ Each returns values or raises EngramError; printing and exit codes belong to the
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from engram.config import Config
 from engram.errors import EngramError, UnknownIdError
 from engram.graph import analyze
-from engram.model import Problem
+from engram.model import Memory, Problem
 from engram.paths import SCOPE_DIRNAME
-from engram.pipeline import Request, Scopes, resolve
+from engram.pipeline import Request, Scopes, allow_in_force, resolve
 from engram.stale import SourcesLock
 
 
@@ -24,6 +26,9 @@ def check(request: Request) -> list[Problem]:
         problems = scopes.problems()
         paths = {r.memory.id: scopes.display(scopes.indexes[n], r.memory.rel_path)
                  for r, n in scopes.all_records()}
+        problems += [_override_warning(r.memory, scopes.indexes[n].root, paths[r.memory.id],
+                                       ctx.config) for r, n in scopes.all_records()
+                     if r.memory.safety_allow]
     finally:
         scopes.close()
     report = analyze(request)
@@ -42,6 +47,21 @@ def check(request: Request) -> list[Problem]:
             problems.append(Problem(paths[mid], 1, "body",
                                     f"near-duplicate of {others} (a pack holds one)", "warning"))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
+
+
+def _override_warning(memory: Memory, root: Path, shown: str, config: Config) -> Problem:
+    """`safety: {allow: [...]}` is never silent: `check` names each memory that carries one."""
+    line = 1
+    with contextlib.suppress(OSError):
+        text = (root / memory.rel_path).read_text("utf-8", errors="replace")
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.startswith("safety:")), 1)
+    kinds = ", ".join(memory.safety_allow)
+    if not allow_in_force(memory, config):
+        return Problem(shown, line, "safety", f"allow: {kinds}: refused by your config"
+                       " (safety.workspace_overrides: refuse); the scan withholds as usual",
+                       "warning")
+    return Problem(shown, line, "safety", f"allow: {kinds}: the safety scan lets this memory"
+                   f" through whatever {kinds} it finds", "warning")
 
 
 @dataclass(frozen=True)

@@ -128,10 +128,11 @@ class Scopes:
 
     def check(self, memory: Memory) -> Printable:
         """The checks before printing, with the index's stored safety verdict (no rescan when
-        the bytes are the ones it judged)."""
+        the bytes are the ones it judged) and the `safety.allow` the user's config lets stand."""
         for index in self.indexes:
             if index.scope == memory.scope:
-                return check_printable(memory, index.root, index.verdict(memory.sha256))
+                return check_printable(memory, index.root, index.verdict(memory.sha256),
+                                       allow_in_force(memory, self.ctx.config))
         raise KeyError(memory.scope)
 
     def root_of(self, memory: Memory) -> Path:
@@ -576,7 +577,29 @@ def build_pack(request: Request, context: Context | None = None) -> Pack:
     return _build(context or resolve(request), request)
 
 
+def allow_in_force(memory: Memory, config: Config) -> tuple[str, ...]:
+    """The kinds a memory's `safety.allow` exempts: none for a workspace memory when the user's
+    config says `safety.workspace_overrides: refuse`."""
+    if memory.scope == WORKSPACE and config.safety_workspace_overrides == "refuse":
+        return ()
+    return memory.safety_allow
+
+
+def _overrides_in_force(ctx: Context, pack: Pack) -> Pack:
+    """Refused overrides taken off the pack's memories, so nothing reports them as in force."""
+    if not any(i.memory.safety_allow and not allow_in_force(i.memory, ctx.config)
+               for i in pack.items):
+        return pack
+    return records.replace(pack, items=tuple(
+        records.replace(i, memory=records.replace(i.memory, safety_allow=()))
+        if not allow_in_force(i.memory, ctx.config) else i for i in pack.items))
+
+
 def _build(ctx: Context, request: Request) -> Pack:
+    return _overrides_in_force(ctx, _build_pack(ctx, request))
+
+
+def _build_pack(ctx: Context, request: Request) -> Pack:
     scopes = Scopes(ctx)
     try:
         if request.ids:
@@ -802,7 +825,8 @@ def session_start(request: Request,
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)
+        pack = _overrides_in_force(ctx, _session_pack(ctx, scopes, request))
+        return pack, _visible_memories(ctx, scopes)
     finally:
         scopes.close()
 

@@ -181,11 +181,12 @@ class Printable(NamedTuple):
         return f"unsafe:{self.findings[0].kind}" if self.findings else "changed"
 
 
-def check_printable(memory: Memory, root: Path,
-                    stored: tuple[Finding, ...] | None = None) -> Printable:
+def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | None = None,
+                    allow: tuple[str, ...] | None = None) -> Printable:
     """Re-read the file and compare its hash with the index. `stored` is the index's verdict on
     the bytes with that hash (engram.safety.verdicts): equal hashes prove the bytes printed are
-    the bytes it judged, so it stands; without one the bytes are scanned now."""
+    the bytes it judged, so it stands; without one the bytes are scanned now. `allow` is the
+    `safety.allow` in force (the memory's own when None)."""
     from engram.sections import rendered_lines
 
     try:
@@ -200,9 +201,9 @@ def check_printable(memory: Memory, root: Path,
         stored = judge(raw, memory)
     text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
     body = "\n".join(line for _, line in rendered_lines(text))
-    allow = frozenset(memory.safety_allow)
-    findings = tuple(f for f in stored if f.kind not in allow)
-    allowed = tuple(f for f in stored if f.kind in allow)
+    exempt = frozenset(memory.safety_allow if allow is None else allow)
+    findings = tuple(f for f in stored if f.kind not in exempt)
+    allowed = tuple(f for f in stored if f.kind in exempt)
     if findings:
         return Printable("unsafe", findings=findings, allowed=allowed)
     return Printable("ok", body=body, allowed=allowed)
