@@ -688,11 +688,12 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     return None
 
 
-def _role_play(folded: str, low: str, fenced: bool) -> tuple[int, str] | None:
+def _role_play(folded: str, low: str, fenced: bool, gated: bool = True
+               ) -> tuple[int, str] | None:
     forged = forged_tool_markup(low) or role_header(folded, low)
     if forged:
         return forged
-    if not _GATES["role-play"].search(low):
+    if not gated or not _GATES["role-play"].search(low):
         return None
     for m in _ROLE_TOKEN_RE.rx.finditer(low):
         token = m.group()
@@ -720,8 +721,9 @@ def _role_play(folded: str, low: str, fenced: bool) -> tuple[int, str] | None:
     return None
 
 
-def _secret(text: str, low: str, following: list[str]) -> tuple[int, str] | None:
-    token = provider_token(text)
+def _secret(text: str, low: str, following: list[str], tokens: bool = True
+            ) -> tuple[int, str] | None:
+    token = provider_token(text) if tokens else None
     if not _GATES["secret"].search(low):
         return token
     hits: list[tuple[int, str]] = [token] if token else []
@@ -766,15 +768,38 @@ def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
 _SEAM = 240
 
 
+def _has_markup(text: str) -> bool:
+    # A chain of `in` tests rules most lines out far faster than the substitution's own search.
+    return "*" in text or "`" in text or "~" in text or "_" in text or "<" in text
+
+
+def _may_leak(text: str) -> bool:
+    """A substring every alternative of the secret gate contains: most memories have none."""
+    return ("key" in text or "pass" in text or "secret" in text or "token" in text
+            or "bearer" in text or "pwd" in text or "credential" in text or "contrase" in text
+            or "basic" in text or "-u" in text or "user" in text or "authorization" in text
+            or "x-" in text or "value=" in text or "://" in text or "-----begin" in text)
+
+
+def _may_exfiltrate(text: str) -> bool:
+    """A substring every alternative of the exfiltration gate contains."""
+    return ("secret" in text or "env" in text or "api" in text or "token" in text
+            or "password" in text or "credential" in text or "cookie" in text
+            or "private" in text or ".ssh" in text or ".aws" in text or "id_" in text
+            or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text or "docker/" in text or "kube/" in text
+            or "/etc/" in text or "system" in text or "![" in text or "<img" in text
+            or "](" in text)
+
+
 def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
     """The kinds whose gate trips somewhere in the memory. Most memories trip none of some kind
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
     joined = " ".join(low)
-    return frozenset(kind for kind, text in (("injection", " ".join(prose)),
-                                             ("exfiltration", joined), ("secret", joined))
-                     if _GATES[kind].search(text))
+    return frozenset(kind for kind, text, may in (
+        ("injection", " ".join(prose), True), ("exfiltration", joined, _may_exfiltrate(joined)),
+        ("secret", joined, _may_leak(joined))) if may and _GATES[kind].search(text))
 
 
 # Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
@@ -821,7 +846,9 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 
 
 # Base64 long enough to carry a sentence; decoded only to be read by the phrase rules.
-_BASE64_RE = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+# No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
+# the regex engine from skipping positions quickly.
+_BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
 
 
 def _decoded_override(text: str) -> int | None:
@@ -837,15 +864,43 @@ def _decoded_override(text: str) -> int | None:
     return None
 
 
-def _disguised_override(skel: str, text: str) -> tuple[int, str] | None:
+class _Possible(NamedTuple):
+    """Which line checks can find anything in a memory at all (see `_possible_checks`)."""
+
+    foreign: bool
+    skeleton: bool
+    base64: bool
+    tokens: bool
+    role: bool
+
+
+_ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
+
+
+def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Possible:
+    """One search of the whole memory per check: each finds nothing in the joined text only if
+    it finds nothing in any line (a line, or a window of one, is part of the joined text), and
+    most memories rule most checks out at once."""
+    raw = "\n".join(texts)
+    skel = skeleton("\n".join(folded))
+    return _Possible(
+        foreign=foreign_override(raw.lower()) is not None,
+        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)),
+        base64=bool(_BASE64_RE.search(raw)),
+        tokens=provider_token(raw) is not None,
+        role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
+    )
+
+
+def _disguised_override(skel: str, text: str, possible: _Possible) -> tuple[int, str] | None:
     """The override checks that read past the phrase view: other languages (read before
     look-alikes are mapped to Latin), obfuscation, and base64."""
-    foreign = foreign_override(text.lower())
+    foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
-    if may_override(skel) and _SKELETON_RE.rx.search(skel):
+    if possible.skeleton and may_override(skel) and _SKELETON_RE.rx.search(skel):
         return 0, "obfuscated instruction override"
-    decoded = _decoded_override(text) if len(text) > 24 else None
+    decoded = _decoded_override(text) if possible.base64 and len(text) > 24 else None
     if decoded is not None:
         return decoded, "base64-encoded instruction override"
     return None
@@ -882,9 +937,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
 
     folded = [_fold(text) for _, text in items]
     low = [text.lower() for text in folded]
-    prose = [_MARKUP_RE.sub(" ", text) for text in low]
+    prose = [_MARKUP_RE.sub(" ", text) if _has_markup(text) else text for text in low]
     fences = _fences(items)
-    skeletons = [skeleton(text) for text in folded]
+    checks = _possible_checks([text for _, text in items], folded, low)
+    skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
     can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
     can_leak = "secret" in possible
@@ -895,7 +951,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
         injection = [(s, d) for s, _, d in _injection(prose[index])] if can_inject else []
-        disguised = None if injection else _disguised_override(skeletons[index], text)
+        disguised = None if injection else _disguised_override(skeletons[index], text, checks)
         if disguised:
             injection.append(disguised)
         if injection and _discussed(index, low, prose[index], fences[index]):
@@ -904,15 +960,16 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         if hidden is not None:
             injection.append((hidden, "text hidden from the user by styling"))
         add(number, "injection", min(injection, default=None))
-        add(number, "role-play", _role_play(folded[index], low[index], fences[index]))
+        add(number, "role-play", _role_play(folded[index], low[index], fences[index],
+                                            checks.role))
         if can_exfil:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             add(number, "exfiltration",
                 min(exfil + ([line_exfil] if line_exfil else []), default=None))
         following = [t for n, t in items[index + 1 : index + 4] if n > number]
-        add(number, "secret", _secret(text, low[index], following) if can_leak
-            else provider_token(text))
+        add(number, "secret", _secret(text, low[index], following, checks.tokens) if can_leak
+            else provider_token(text) if checks.tokens else None)
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
@@ -930,7 +987,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 # ... and one spread over three short lines ("ignore" / "all previous" / ...).
                 next_skel += skeletons[index + 2][:_SEAM]
             joined = head_skel + next_skel
-            if ((number, "injection") not in found and may_override(joined)
+            if ((number, "injection") not in found and checks.skeleton and may_override(joined)
                     and _SKELETON_RE.rx.search(joined)
                     and not _SKELETON_RE.rx.search(head_skel)
                     and not _SKELETON_RE.rx.search(next_skel)):

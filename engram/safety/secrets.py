@@ -165,15 +165,22 @@ def _sample_jwt(token: str) -> bool:
 
 def provider_token(text: str) -> tuple[int, str] | None:
     """The column and provider of the first real-looking provider token in `text`."""
-    for run in _RUN_RE.finditer(text):
-        for m in _TOKEN_RE.finditer(run.group()):
-            name = _DETAIL[m.lastgroup or ""]
-            token = m.group()
-            if not real_token(token):
-                continue
-            if name == "JSON web token" and _sample_jwt(token):
-                continue
-            return run.start() + m.start(), name
+    # Splitting on whitespace is done in C; most words are too short to hold a token at all.
+    start = 0
+    for word in text.split():
+        column = text.find(word, start)
+        start = column + len(word)
+        if len(word) < 16:
+            continue
+        for run in _RUN_RE.finditer(word):
+            for m in _TOKEN_RE.finditer(run.group()):
+                name = _DETAIL[m.lastgroup or ""]
+                token = m.group()
+                if not real_token(token):
+                    continue
+                if name == "JSON web token" and _sample_jwt(token):
+                    continue
+                return column + run.start() + m.start(), name
     return None
 
 
