@@ -83,7 +83,7 @@ class Memory:
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "6c6f398a5171"
+SCANNER_VERSION = "3bebcdb55473"
 
 
 @record
@@ -111,6 +111,7 @@ class Candidate:
     excluded: str | None = None  # reason, or None when related
     excluded_detail: str = ""
     rank: int = 0  # 1-based position among related memories; 0 when not ranked
+    layer: str | None = None  # the nested scope's folder, when several workspace layers apply
 
 
 @record

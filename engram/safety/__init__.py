@@ -786,7 +786,8 @@ def _may_exfiltrate(text: str) -> bool:
     return ("secret" in text or "env" in text or "api" in text or "token" in text
             or "password" in text or "credential" in text or "cookie" in text
             or "private" in text or ".ssh" in text or ".aws" in text or "id_" in text
-            or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text or "docker/" in text or "kube/" in text
+            or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text
+            or "docker/" in text or "kube/" in text
             or "/etc/" in text or "system" in text or "![" in text or "<img" in text
             or "](" in text)
 
