@@ -185,7 +185,7 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     (
         "instruction override",
         rf"\b{_STRONG}\s+(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)\b"
-        r"(?=\s*(?:$|[.,;:!]|and\b|then\b|instead\b))"
+        r"(?=[\s,;:]*(?:and\s+)?(?:then\s+|instead\b|now\b|just\b))"
         rf"|\b{_STRONG}\s+(?:everything|anything|all)\s+(?:(?:written|said|stated)\s+)?"
         r"(?:before|above|prior\s+to)\s+(?:this|here)\b",
     ),
