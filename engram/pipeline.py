@@ -148,11 +148,9 @@ class Scopes:
     def check(self, memory: Memory) -> Printable:
         """The checks before printing, with the index's stored safety verdict (no rescan when
         the bytes are the ones it judged) and the `safety.allow` the user's config lets stand."""
-        for index in self.indexes:
-            if index.scope == memory.scope:
-                return check_printable(memory, index.root, index.verdict(memory.sha256),
-                                       allow_in_force(memory, self.ctx.config))
-        raise KeyError(memory.scope)
+        index = self.index_of(memory)
+        return check_printable(memory, index.root, index.verdict(memory.sha256),
+                               allow_in_force(memory, self.ctx.config))
 
     def root_of(self, memory: Memory) -> Path:
         return self.index_of(memory).root
