@@ -17,38 +17,21 @@ import pytest
 from engram.state import session_file
 
 from .mock_openai import (
+    BASE_MEMORIES,
     SUBAGENT_TASK,
     CodexWorld,
-    Recorded,
     Run,
     codex_world,
     developer_texts,
     hook_runs,
     inputs,
     item_text,
+    position,
     turn,
     user_turns,
 )
 
-MEMORIES = {
-    "rules/team-style.md": """---
-id: team-style
-type: rule
-directive: Answer in short paragraphs and name the files you touch.
-load: always
----
-Keep answers short and name every file you changed. Marker: teamstylebody.
-""",
-    "rules/release-checklist.md": """---
-id: release-checklist
-type: rule
-directive: Run the release checklist before tagging a version.
-tags: [release, versioning]
-triggers: ["cut a release"]
----
-Update CHANGELOG.md, run the full suite, then tag vX.Y.Z. Marker: releasebody.
-""",
-}
+MEMORIES = BASE_MEMORIES
 PROMPT = "Walk me through how to cut a release"
 
 
@@ -63,10 +46,6 @@ def assert_prompt_answered(run: Run, prompt: str = PROMPT) -> None:
     assert run.returncode == 0, run.stderr
     assert run.requests and prompt in user_turns(run.requests[-1])
     assert run.answers[-1:] == ["ok"]
-
-
-def position(record: Recorded, needle: str) -> int:
-    return next(n for n, item in enumerate(inputs(record)) if needle in item_text(item))
 
 
 def bodies(run: Run) -> str:
