@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -474,3 +475,20 @@ def index_line(memories: Sequence[Memory]) -> str | None:
               for kind in ("rule", "skill", "knowledge")}
     return (f"engram: {len(memories)} memories available (rules {counts['rule']}, "
             f"skills {counts['skill']}, knowledge {counts['knowledge']}); routed per prompt")
+
+
+def run_process(host_name: str) -> int:
+    """A hook process from end to end: stdin to stdout, always exit 0 (the contract: a hook
+    must never break its host), unless ENGRAM_HOOK_STRICT=1 asks for the traceback."""
+    try:
+        result = run_hook(host_name, sys.stdin.buffer.read())
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+            sys.stdout.flush()
+        for line in result.stderr:
+            print(line, file=sys.stderr)
+    except BaseException as exc:  # noqa: BLE001 - fail open is the contract
+        if os.environ.get("ENGRAM_HOOK_STRICT") == "1":
+            raise
+        print(f"engram: hook failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 0
