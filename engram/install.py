@@ -498,11 +498,20 @@ def format_result(result: InstallResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_status(rows: Sequence[HostStatus]) -> str:
-    """`engram hooks status` output: one line per host and scope, problems indented below."""
+def config_warnings(project_dir: Path) -> tuple[str, ...]:
+    """The config keys the hooks set aside for this project (they run on the defaults)."""
+    from engram.pipeline import Request, resolve
+
+    return resolve(Request(cwd=str(project_dir), lenient_config=True)).config.warnings
+
+
+def format_status(rows: Sequence[HostStatus], warnings: Sequence[str] = ()) -> str:
+    """`engram hooks status` output: one line per host and scope, problems indented below, then
+    any config warning the hooks run with."""
     lines = []
     for row in rows:
         state = f"installed ({', '.join(row.events)})" if row.installed else "not installed"
         lines.append(f"{row.host} {row.scope}: {state} {row.path}")
         lines.extend(f"  problem: {problem}" for problem in row.problems)
+    lines.extend(f"warning: {warning}" for warning in warnings)
     return "\n".join(lines) + "\n"
