@@ -84,18 +84,18 @@ def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bo
          expand_top: int | None, budget_tokens: int | None, role: str | None, as_json: bool,
          workspace: str | None, no_global: bool) -> None:
     """The context pack for a task: the few memories that matter, prerequisites first."""
-    from engram import pipeline, report
+    from engram import pipeline
 
     request = _request(query=query, paths=paths, workspace=workspace, use_global=not no_global,
                        role=role, limit=limit, expand_top=expand_top,
                        disclosure="full" if full else disclosure, all=all_, ids=ids,
                        budget_tokens=budget_tokens, record_fetch=not dry_run,
                        explain=dry_run or as_json)
-    pack, rendered = pipeline.load(request)
-    for line in report.stderr_lines(pack):
-        click.echo(line, err=True)
     mode = "dry-run" if dry_run else "json" if as_json else "text"
-    click.echo(report.load_output(pack, rendered, mode), nl=False)
+    stdout, stderr = pipeline.load_answer(request, mode)
+    for line in stderr:
+        click.echo(line, err=True)
+    click.echo(stdout, nl=False)
 
 
 @cli.command(epilog='Example: engram search "migrations"')
@@ -182,9 +182,9 @@ def graph(topic: str | None, rebuild: bool, as_json: bool, workspace: str | None
 @click.argument("host")
 def hook(host: str) -> None:
     """The hook runtime a host calls: reads one JSON payload on stdin; always exits 0."""
-    from engram.entry import _hook
+    from engram.hook import run_process
 
-    _hook(host)
+    run_process(host)
 
 
 def _project_dir(workspace: str | None) -> Path:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engram.fsutil import file_lock
 from engram.records import TYPE_CHECKING, record
+from engram.state import LOCK_WAIT_SECONDS
 
 if TYPE_CHECKING:
     from typing import Any
@@ -71,7 +72,9 @@ def append(state_dir: Path, entry: LogEntry) -> None:
     state_dir.mkdir(parents=True, exist_ok=True)
     path = state_dir / LOG_NAME
     line = json.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True) + "\n"
-    with file_lock(state_dir / "log.lock"):
+    # Bounded like the session lock: a hung holder raises TimeoutError (an OSError), which the
+    # hook treats as a log it cannot write, never as a reason to stall the host.
+    with file_lock(state_dir / "log.lock", timeout=LOCK_WAIT_SECONDS):
         with contextlib.suppress(OSError):
             if path.stat().st_size > MAX_LOG_BYTES:
                 os.replace(path, state_dir / "log.1.jsonl")

@@ -34,6 +34,7 @@ from engram.discover import (
 )
 from engram.errors import IndexWriteError
 from engram.fsutil import file_lock
+from engram.layers import layers as dependency_layers
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.records import TYPE_CHECKING, NamedTuple, as_dict, field_types
@@ -526,7 +527,7 @@ class ScopeIndex:
             winners, losers = _winners(delta.stored)
             conn.executemany("UPDATE memories SET active=0 WHERE mem=?",
                              ((key,) for key in sorted(losers)))
-            depths = dependency_depths({w.id: w.depends_on for w in winners},
+            depths = dependency_layers({w.id: w.depends_on for w in winners},
                                        {w.id: w.level for w in winners})
             conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                              ((depths[w.id], w.key) for w in winners if depths[w.id]))
@@ -556,7 +557,7 @@ class ScopeIndex:
             levels[mid] = values[level_at] or 0
             keys[mid] = key
             old[mid] = depth
-        depths = dependency_depths(deps, levels)
+        depths = dependency_layers(deps, levels)
         conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                          ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
 
@@ -876,34 +877,6 @@ def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, 
     except OSError as exc:
         return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")]
     return parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel)
-
-
-def dependency_depths(deps: dict[str, tuple[str, ...]], levels: dict[str, int]) -> dict[str, int]:
-    """Layer of each memory: max(level, 1 + deepest present prerequisite); cycles are cut.
-
-    Iterative DFS in sorted order, so the result never depends on dictionary order.
-    """
-    depth: dict[str, int] = {}
-    on_stack: set[str] = set()
-    for start in sorted(deps):
-        if start in depth:
-            continue
-        stack: list[tuple[str, int]] = [(start, 0)]
-        while stack:
-            node, i = stack.pop()
-            if i == 0:
-                on_stack.add(node)
-            prereqs = [p for p in deps.get(node, ()) if p in deps]
-            if i < len(prereqs):
-                stack.append((node, i + 1))
-                nxt = prereqs[i]
-                if nxt not in depth and nxt not in on_stack:
-                    stack.append((nxt, 0))
-                continue
-            below = [depth[p] + 1 for p in prereqs if p in depth]
-            depth[node] = max([levels.get(node, 0), *below])
-            on_stack.discard(node)
-    return depth
 
 
 def _connect(db_path: str) -> sqlite3.Connection:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from functools import cached_property, wraps
 from pathlib import Path
 
-from engram import expand, rank, records, route
+from engram import expand, rank, records, report, route
 from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write
@@ -558,6 +558,13 @@ def load(request: Request, context: Context | None = None) -> tuple[Pack, Render
     return pack, render_pack(pack, budget_tokens=budget)
 
 
+def load_answer(request: Request, mode: str = "text") -> tuple[str, list[str]]:
+    """Everything `engram load` says for a request: (stdout text, stderr lines). The click
+    command and the console entry's click-free shortcut both print this, so they cannot drift."""
+    pack, rendered = load(request)
+    return report.load_output(pack, rendered, mode), report.stderr_lines(pack)
+
+
 @_rebuilds_corrupt_index
 def build_pack(request: Request, context: Context | None = None) -> Pack:
     """The pack for a request. `context` is `resolve(request)` when the caller already has it
@@ -781,11 +788,6 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
         return _visible_memories(ctx, scopes)
     finally:
         scopes.close()
-
-
-def session_pack(request: Request) -> Pack:
-    """What a new session starts with: `load: always` memories and foundation-level rules."""
-    return session_start(request)[0]
 
 
 @_rebuilds_corrupt_index

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conftest import Recorded, RecordingServer, Reply, Scratch, host_program, sse
+from .conftest import Recorded, RecordingServer, Reply, Scratch, host_program, sse
 
 MODEL = "gemini-2.5-flash"
 STREAM = ":streamGenerateContent"

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Scratch
-from mock_gemini import GeminiMock, gemini_env, run_gemini, terminal, user_texts
+
+from .conftest import Scratch
+from .mock_gemini import GeminiMock, gemini_env, run_gemini, terminal, user_texts
 
 # Each memory's body holds a word found nowhere else, so counting it counts deliveries.
 MEMORIES = {
