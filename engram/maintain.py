@@ -111,7 +111,10 @@ class VerifyResult:
 
 
 def verify(request: Request, ids: tuple[str, ...] = ()) -> VerifyResult:
-    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`."""
+    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`: the
+    workspace's own memories (an outer layer's sources are relative to its folder, and its
+    lock is its own)."""
+    request = replace(request, layers=False)
     ctx = resolve(request)
     if ctx.engram_dir is None:
         raise EngramError(f"{ctx.cwd}: workspace: no {SCOPE_DIRNAME}/ folder (run engram init)")

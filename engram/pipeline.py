@@ -201,8 +201,10 @@ class Scopes:
     def display(self, index: ScopeIndex, rel: str) -> str:
         full = index.root / rel
         try:
-            return os.path.relpath(full, self.ctx.cwd) if full.is_relative_to(self.ctx.cwd) \
-                else str(full)
+            # an outer layer is in the same repository: `../.engram/x.md` reads better there
+            outer = self.dirs[self.indexes.index(index)] is not None
+            return os.path.relpath(full, self.ctx.cwd) if outer or full.is_relative_to(
+                self.ctx.cwd) else str(full)
         except ValueError:
             return str(full)
 
