@@ -184,19 +184,24 @@ def tangled_tree(tmp_path: Path) -> Path:
     return root
 
 
-def test_split_walk_equals_one_process_walk(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per os.fork call (the real fork still runs)."""
     import os
 
-    root = tangled_tree(tmp_path)
-    forks: list[int] = []
+    calls: list[int] = []
     real_fork = os.fork
 
     def counted_fork() -> int:
-        forks.append(1)
+        calls.append(1)
         return real_fork()
 
     monkeypatch.setattr(os, "fork", counted_fork)
+    return calls
+
+
+def test_split_walk_equals_one_process_walk(tmp_path: Path, forks: list[int]) -> None:
+    root = tangled_tree(tmp_path)
     single = walk(root, split=False)
     rels = [rel for rel, _, _ in single[0]]
     assert "data/a-link/m2.md" in rels and not any(r.startswith("web/b-link/") for r in rels)
@@ -259,24 +264,15 @@ def test_workspace_shadows_global_and_dry_run_says_so(workspace: Path,
 
 
 def test_a_flat_folder_is_split_like_a_deep_one(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                forks: list[int]) -> None:
     """The two-process walk splits files, not folders: one flat folder of many files gets
     a child too, and the listing is the same as one process's."""
-    import os
-
     from engram import discover
 
     root = tmp_path / "root"
     for n in range(40):
         put(root, f"rules/r{n:02d}.md", mem(f"r{n:02d}"))
-    forks: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        forks.append(1)
-        return real_fork()
-
-    monkeypatch.setattr(os, "fork", counted_fork)
     monkeypatch.setattr(discover, "SPLIT_MIN_FILES", 30)
     single = walk(root, split=False)
     assert walk(root) == single and forks == [1]
