@@ -40,6 +40,7 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    hooks_deny_first_write: bool = True  # see docs/hooks.md: the only way before the write
 
     def field_weight(self, name: str) -> float:
         return dict(self.load_field_weights)[name]
@@ -157,6 +158,7 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "hooks.deny_first_write": _switch,
 }
 KEYS = (*_CONVERTERS, WEIGHTS_KEY)
 SECTIONS = ("load", "hooks")

@@ -87,6 +87,11 @@ class Host(Protocol):
         """The exact stdout for injecting `text` on this event ("" when the event cannot inject)."""
         ...
 
+    def deny(self, event: HookEvent, reason: str) -> str:
+        """The exact stdout refusing this tool call with `reason`, which the model reads before
+        the tool runs ("" when the host cannot refuse a tool call with a reason)."""
+        ...
+
     def noop(self, event_name: str | None) -> str:
         """The stdout that changes nothing for this event (or before the event is known)."""
         ...

@@ -91,6 +91,9 @@ class CursorHost:
         return json.dumps({"additional_context": text}, ensure_ascii=False,
                           separators=(",", ":")) + "\n"
 
+    def deny(self, event: HookEvent, reason: str) -> str:
+        return ""  # not used to hold writes back here (docs/hooks.md)
+
     def noop(self, event_name: str | None) -> str:
         return _NOOPS.get(event_name or "", NOOP)
 

@@ -89,6 +89,9 @@ class GeminiHost:
             return NOOP
         return context_json(event.name, text)
 
+    def deny(self, event: HookEvent, reason: str) -> str:
+        return ""  # not used to hold writes back here (docs/hooks.md)
+
     def noop(self, event_name: str | None) -> str:
         return NOOP
 
