@@ -32,6 +32,8 @@ from engram.pipeline import Request, load
 from tests.conftest import write_memory
 from tests.reliability_log import record
 
+pytestmark = pytest.mark.slow  # a slow family: `-m "not slow"` leaves it out locally
+
 FIXTURES = Path(__file__).parent / "fixtures" / "hosts"
 RECORDED_PROJECT = "/home/u/repo"
 # Examples per property; bench/reliability.py raises it through this variable.

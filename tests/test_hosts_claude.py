@@ -197,7 +197,7 @@ def test_write_events_inject_path_rules_when_deny_is_off(ws: Path, name: str) ->
 
 
 def test_instructions_loaded_records_native_rule_as_delivered(ws: Path) -> None:
-    sync_rules(str(ws))
+    sync_rules(str(ws), hosts=("claude",))
     loaded = fire("claude", payload("claude", "instructions_loaded", ws))
     assert loaded.stdout == "" and loaded.stderr == ()
     text = denial_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))

@@ -180,16 +180,6 @@ def test_status_reports_installs_and_problems(workspace: Path, home: Path) -> No
     assert any("native rule" in p for p in again[("claude", "project")].problems)
 
 
-def test_codex_trust_is_read_from_config_toml(workspace: Path, home: Path) -> None:
-    result = install("codex", project_dir=workspace, home=home, executable=EXE)
-    (home / ".codex").mkdir()
-    (home / ".codex/config.toml").write_text(
-        f'[hooks.state."{result.path}:UserPromptSubmit:0:0"]\ntrusted_hash = "sha256:ab"\n')
-    row = next(s for s in status(project_dir=workspace, home=home, hosts=["codex"])
-               if s.scope == "project")
-    assert any("trust recorded for 1 hook" in p for p in row.problems)
-
-
 @pytest.mark.parametrize("host", list(STATIC))
 def test_static_hooks_folder_matches_install(host: str) -> None:
     static = json.loads((REPO / "hooks" / host / STATIC[host]).read_text())
