@@ -54,7 +54,7 @@ tags: [audit, quarterly]
 triggers: ["quarterly audit"]
 ---
 """ + "\n".join(f"Audit step {n}, check {i}: confirm the ledger line {i} matches the bank export."
-                for i in range(40)) + "\n"
+                for i in range(60)) + "\n"
 
 PROMPT_CAP = "Walk me through the quarterly audit."
 PROMPT_FIRST = "Where do our team rules live?"
