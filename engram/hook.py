@@ -308,7 +308,7 @@ def _file(run: _Run) -> _Outcome:
     # written; a refusal with the conventions as its reason comes first. It holds the write back
     # once: every matching body goes into that one reason (the cap still applies), so the
     # retried write has nothing new and passes.
-    deny = event.op == WRITE and run.config.hooks_deny_first_write
+    deny = event.op == WRITE and run.host.holds_writes and run.config.hooks_deny_first_write
     with run.session() as state:
         if not deny:
             pack = limit_bodies(pack, state, run.config.hooks_max_path_bodies)

@@ -183,6 +183,14 @@ def test_first_write_is_denied_once_with_every_matching_body(ws: Path) -> None:
     assert fire("claude", data).stdout == ""
 
 
+def test_hosts_that_cannot_hold_a_write_back_keep_the_per_event_limit(ws: Path) -> None:
+    big_rules(ws, 5, 200, tag="lib")
+    patch = "*** Begin Patch\n*** Add File: lib/x.py\n+x = 1\n*** End Patch"
+    data = payload("codex", "pre_tool_use_apply_patch", ws, tool_input={"command": patch})
+    text = context_of(fire("codex", data), "PreToolUse")
+    assert text.startswith("engram: loaded 3 new (")
+
+
 # ---- log ---------------------------------------------------------------------------------------
 
 

@@ -162,7 +162,7 @@ def test_read_injects_nothing_with_native_rules(ws: Path) -> None:
 def test_read_records_the_native_rules_claude_attaches(ws: Path) -> None:
     # Claude attaches .claude/rules/engram/<id>.md on Read and does not await InstructionsLoaded:
     # a Read then an Edit in one turn must not send the same body again.
-    sync_rules(str(ws))
+    sync_rules(str(ws), hosts=("claude",))
     assert fire("claude", payload("claude", "pre_tool_use_read", ws)).stdout == ""
     assert fire("claude", payload("claude", "pre_tool_use_edit", ws)).stdout == ""
     prompt = context_of(fire("claude", payload("claude", "user_prompt_submit", ws)))
@@ -170,7 +170,7 @@ def test_read_records_the_native_rules_claude_attaches(ws: Path) -> None:
 
 
 def test_read_without_current_rule_files_records_nothing(ws: Path) -> None:
-    sync_rules(str(ws))
+    sync_rules(str(ws), hosts=("claude",))
     path = ws / ".engram/rules/api-errors.md"
     path.write_text(path.read_text().replace("never return None", "never return None or {}"))
     fire("claude", payload("claude", "pre_tool_use_read", ws))  # api-errors' file is stale

@@ -80,6 +80,9 @@ class Host(Protocol):
     # SessionStart sources after which the host's context still holds the earlier hook text
     # (a resume that restores the whole transcript): the delivered set is kept, not reset.
     keeps_context_on: frozenset[str]
+    # Whether `deny` can hold a write back with a reason the model reads before the tool runs
+    # (`hooks.deny_first_write`); elsewhere file events only inject.
+    holds_writes: bool
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent: ...
 

@@ -77,6 +77,7 @@ class ClaudeHost:
     config_shape = "grouped"
     # --continue / --resume restore the whole transcript, earlier hook context included.
     keeps_context_on = frozenset({"resume"})
+    holds_writes = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

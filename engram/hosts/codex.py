@@ -83,6 +83,7 @@ class CodexHost:
     config_shape = "grouped"
     # `codex exec resume` replays the whole history, earlier hook context included.
     keeps_context_on = frozenset({"resume"})
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

@@ -66,6 +66,7 @@ class CursorHost:
     config_shape = "flat"
     # What a Cursor resume keeps is UNVERIFIED: re-delivering is the safe side.
     keeps_context_on: frozenset[str] = frozenset()
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

@@ -63,6 +63,7 @@ class GeminiHost:
     config_shape = "grouped"
     # `--resume` leaves out the earlier user turns and their hook context: every source resets.
     keeps_context_on: frozenset[str] = frozenset()
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

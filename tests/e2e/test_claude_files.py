@@ -129,6 +129,12 @@ def test_read_then_edit_brings_the_path_rule_exactly_once(files: Files) -> None:
     assert not hook_contexts(last, "PreToolUse")
     assert all(not r.get("is_error") for r in tool_results(last))  # the Edit was not held back
     assert "create index users_id" in (files.scratch.project / "src/db/schema.sql").read_text()
+    # engram counted the rule as delivered on the Read itself, not on InstructionsLoaded, which
+    # Claude does not await: the Edit that follows has nothing to send.
+    log = [json.loads(line) for line in
+           (files.scratch.project / ".engram/.state/log.jsonl").read_text().splitlines()]
+    reads = [e for e in log if e.get("note") == "native path rules (read)"]
+    assert reads and reads[0]["delivered"] == ["db-migrations"]
 
 
 def test_first_write_is_held_back_once_with_the_conventions(files: Files) -> None:
