@@ -148,8 +148,6 @@ def test_invalid_config_never_drops_the_prompt(failopen: FailOpen) -> None:
     assert PROMPT_CONFIG in transcript(request)
 
 
-@pytest.mark.xfail(strict=True, reason="defect 12 (an invalid config turns injection off), "
-                                        "gemini-e2e")
 def test_invalid_config_keeps_delivering(failopen: FailOpen) -> None:
     request = turn_request(failopen.mock, PROMPT_CONFIG)
     assert BASE_BODY in transcript(request)

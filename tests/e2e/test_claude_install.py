@@ -37,7 +37,6 @@ applies_to: ["src/db/**"]
 ---
 {RULE_BODY}
 """
-DEFECT_10 = "defect 10 (uninstall leaves what it wrote), gemini-e2e"
 USER_SETTINGS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
     "hooks": {
@@ -96,25 +95,21 @@ def test_installed_hooks_and_rules_reach_the_model(installed: Installed) -> None
     assert ".claude/rules/engram/db-migrations.md" in transcript(final)
 
 
-@pytest.mark.xfail(strict=True, reason=DEFECT_10)
 def test_install_keeps_the_users_indentation(installed: Installed) -> None:
     indent = "\t" if b'\n\t"' in installed.original else "    "
     lines = installed.installed.decode().splitlines()
     assert lines[1].startswith(indent + '"') and not lines[1].startswith(indent * 2)
 
 
-@pytest.mark.xfail(strict=True, reason=DEFECT_10)
 def test_uninstall_restores_settings_byte_for_byte(installed: Installed) -> None:
     settings = installed.scratch.project / ".claude/settings.json"
     assert settings.read_bytes() == installed.original
 
 
-@pytest.mark.xfail(strict=True, reason=DEFECT_10)
 def test_uninstall_removes_the_generated_rule_files(installed: Installed) -> None:
     assert not (installed.scratch.project / ".claude/rules/engram").exists()
 
 
-@pytest.mark.xfail(strict=True, reason=DEFECT_10)
 def test_nothing_of_engram_reaches_the_model_after_uninstall(installed: Installed) -> None:
     assert installed.after.returncode == 0, installed.after.stderr
     after = [r for r in installed.mock.model_requests() if PROMPT_AFTER in transcript(r)]
