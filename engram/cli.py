@@ -214,7 +214,7 @@ def hook(host: str) -> None:
 def _project_dir(workspace: str | None) -> Path:
     from engram.pipeline import resolve
 
-    return resolve(_request(workspace=workspace)).workspace_dir or Path.cwd()
+    return resolve(_request(workspace=workspace, lenient_config=True)).workspace_dir or Path.cwd()
 
 
 @cli.group(epilog="Example: engram hooks install claude")
@@ -260,8 +260,9 @@ def hooks_status(host: str | None, workspace: str | None) -> None:
     """Per host: installed or not, where, and any problem (trust gate, double injection)."""
     from engram import install
 
-    rows = install.status(project_dir=_project_dir(workspace), hosts=[host] if host else None)
-    click.echo(install.format_status(rows), nl=False)
+    project = _project_dir(workspace)
+    rows = install.status(project_dir=project, hosts=[host] if host else None)
+    click.echo(install.format_status(rows, install.config_warnings(project)), nl=False)
 
 
 @hooks.command("sync", epilog="Example: engram hooks sync --check")

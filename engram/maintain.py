@@ -19,9 +19,21 @@ from engram.records import replace
 from engram.stale import SourcesLock
 
 
+def _config_problem(warning: str) -> Problem:
+    """`path[:line]: key: problem (ignored: ...)` as a check problem on the config file."""
+    path, _, rest = warning.partition(": ")
+    line = 1
+    file, _, number = path.rpartition(":")
+    if file and number.isdigit():
+        path, line = file, int(number)
+    field, _, message = rest.partition(": ")
+    return Problem(path, line, field, message) if message else Problem(path, line, "config", rest)
+
+
 def check(request: Request) -> list[Problem]:
-    """Every problem in both scopes, sorted: invalid files, warnings, graph problems."""
-    ctx = resolve(request)
+    """Every problem in both scopes, sorted: invalid files, warnings, graph problems, and the
+    config keys the hooks set aside (an error here, while the hooks run on the defaults)."""
+    ctx = resolve(replace(request, lenient_config=True))
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
@@ -33,7 +45,8 @@ def check(request: Request) -> list[Problem]:
                                      paths, files)
     finally:
         scopes.close()
-    report = analyze(request)
+    problems.extend(_config_problem(warning) for warning in ctx.config.warnings)
+    report = analyze(replace(request, lenient_config=True))
     for mid, dep in report.missing:
         problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"), "depends_on",
                                 f"prerequisite '{dep}' does not exist (loads without it)",
