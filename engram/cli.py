@@ -178,6 +178,18 @@ def graph(topic: str | None, rebuild: bool, as_json: bool, workspace: str | None
                nl=False)
 
 
+@cli.command("mcp", epilog="Example: engram mcp   (as a host's MCP server command)")
+@_fails_cleanly
+def mcp_server() -> None:
+    """Serve load, fetch, search and explain as MCP tools on stdin/stdout (engram[mcp])."""
+    try:
+        from engram.mcp.server import run
+    except ImportError as exc:
+        raise EngramError(f"engram mcp needs the MCP SDK ({exc.name} is not installed): "
+                          "pip install 'engram[mcp]'") from None
+    sys.exit(run())
+
+
 @cli.command(epilog="Example: echo '{...}' | engram hook claude")
 @click.argument("host")
 def hook(host: str) -> None:

@@ -30,7 +30,7 @@ from engram.index import (
 )
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
-from engram.records import TYPE_CHECKING
+from engram.records import TYPE_CHECKING, Protocol
 from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
@@ -68,6 +68,18 @@ class Request:
     explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
 
 
+class OpenIndexes(Protocol):
+    """Indexes kept open across requests, each brought up to date when a file changed."""
+
+    def fresh(self, root: Path, scope: str) -> ScopeIndex:
+        """The open index of `root`, refreshed if anything below it changed since last time."""
+        ...
+
+    def forget(self) -> None:
+        """Close and drop every index (the cache file was found damaged and is rebuilt)."""
+        ...
+
+
 @records.record
 class Context:
     """Where a request runs: its scope folders and merged configuration."""
@@ -80,6 +92,9 @@ class Context:
     today: str
     role: str | None
     cwd: Path
+    # A long-lived caller (engram mcp) keeps its indexes open between requests; None: each
+    # request opens, refreshes and closes its own, as a one-shot command should.
+    indexes: OpenIndexes | None = None
 
     def can_see(self, memory: Memory) -> bool:
         """In its lifecycle window today and visible to the active role."""
@@ -115,14 +130,20 @@ class Scopes:
     def __init__(self, ctx: Context, force: bool = False) -> None:
         self.ctx = ctx
         self.indexes: list[ScopeIndex] = []
+        self._kept = ctx.indexes is not None and not force
         for root, scope in ((ctx.engram_dir, WORKSPACE), (ctx.global_dir, GLOBAL)):
             if root is not None:
+                if ctx.indexes is not None and not force:
+                    self.indexes.append(ctx.indexes.fresh(root, scope))
+                    continue
                 index = ScopeIndex.open(root, scope)
                 index.refresh(force=force)
                 self.indexes.append(index)
         self._visible: dict[str, tuple[Memory, int] | None] = {}
 
     def close(self) -> None:
+        if self._kept:
+            return  # the caller's to keep open
         for index in self.indexes:
             index.close()
 
@@ -537,6 +558,8 @@ def _rebuilds_corrupt_index(func: Callable[..., _T]) -> Callable[..., _T]:
             if not is_corrupt(exc):
                 raise
             ctx = context or resolve(request)
+            if ctx.indexes is not None:
+                ctx.indexes.forget()
             for root in (ctx.engram_dir, ctx.global_dir):
                 if root is not None:
                     discard(root)
