@@ -55,7 +55,7 @@ def build(service: Service) -> Server[Any]:
             print(_failure(exc), file=sys.stderr)
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=_failure(exc))], is_error=True)
-        content = [types.TextContent(type="text", text=answer.text)]
+        content: list[types.ContentBlock] = [types.TextContent(type="text", text=answer.text)]
         if answer.notes:
             content.append(types.TextContent(type="text", text="\n".join(answer.notes) + "\n"))
         return types.CallToolResult(content=content)

@@ -14,8 +14,9 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from engram import records
 from engram.errors import EngramError
-from engram.hook import delivery_keys, omissions, record_delivery
+from engram.hook import omissions, record_delivery
 from engram.mcp.watch import IndexPool
+from engram.model import GLOBAL
 from engram.pipeline import Context, Request, resolve
 from engram.records import TYPE_CHECKING, record
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
@@ -152,7 +153,8 @@ class Service:
 
     def _context(self, request: Request) -> Context:
         ctx = resolve(request)
-        if ctx.engram_dir is None and ctx.global_dir is None:
+        if ctx.engram_dir is None and (
+                ctx.global_dir is None or not self.pool.fresh(ctx.global_dir, GLOBAL).doc_count()):
             raise ToolError(f"{ctx.cwd}: no .engram/ folder here or above, and no global "
                             "memories: run engram init in the project")
         return records.replace(ctx, indexes=self.pool)
@@ -245,7 +247,7 @@ class Service:
         raise ToolError(f"{memory_id}: withheld: {reason}")
 
 
-def _render_delta(pack: Pack, budget: int, already: Sequence[str],
+def _render_delta(pack: Pack, budget: int | None, already: Sequence[str],
                   omit: set[str]) -> Rendered:
     """The pack without what the session has; the head says what was left out."""
     members = {i.memory.id for i in pack.items if i.disclosure != "related"}
