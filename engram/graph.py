@@ -91,6 +91,9 @@ def format_text(report: GraphReport) -> str:
     lines = [f"engram graph: {report.memories} memories, {len(report.layers)} layers"]
     for n, layer in enumerate(report.layers):
         lines.append(f"layer {n}: {', '.join(layer)}")
+    if report.edges:
+        lines.append("edges (prerequisite -> dependent):")
+        lines += [f"  {dep} -> {mid}" for dep, mid in report.edges]
     if report.missing:
         lines.append("missing prerequisites:")
         lines += [f"  {dep} (required by {mid})" for mid, dep in report.missing]

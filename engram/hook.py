@@ -241,6 +241,7 @@ def _session_start(run: _Run) -> _Outcome:
     from engram.pipeline import session_start
 
     pack, visible = session_start(run.base, run.ctx)
+    native = _managed_keys(run)
     # The delivered set mirrors the model's context: a new session, /clear and a compaction
     # start it over; a resume that restored the transcript (hook text included) keeps it.
     kept = run.event.source in run.host.keeps_context_on
@@ -249,6 +250,7 @@ def _session_start(run: _Run) -> _Outcome:
         if not kept:
             state.reset()
             state.last_pack = []
+        state.delivered.update(native)  # the host's own instruction file holds these
         keys = delivery_keys(pack)
         already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
         if all(i.memory.id in already for i in pack.items) and index is None:
@@ -262,6 +264,15 @@ def _session_start(run: _Run) -> _Outcome:
         rendered = fit(run.host, pack, omit_ids=already, head=head)
         record_delivery(state, pack, rendered)
     return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
+
+
+def _managed_keys(run: _Run) -> set[str]:
+    """The memories the host's own instruction file holds (the managed section `engram hooks
+    sync` writes): the host loads that file itself, so they count as delivered; sending them
+    too would put each body in the context twice."""
+    from engram.managed import keys_in
+
+    return keys_in(run.project, run.host.name) if run.project is not None else set()
 
 
 def _prompt(run: _Run) -> _Outcome:

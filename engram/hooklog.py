@@ -120,10 +120,13 @@ def format_entries(entries: Iterable[LogEntry]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def entries_for(cwd: str = ".", *, session: str | None = None,
-                limit: int | None = 20) -> list[LogEntry]:
-    """`engram hooks log`: the log of the workspace around `cwd` (global state without one)."""
+def entries_for(cwd: str = ".", *, session: str | None = None, limit: int | None = 20,
+                workspace: str | None = None) -> list[LogEntry]:
+    """`engram hooks log`: the last `limit` calls, newest first, of the workspace around `cwd`
+    (or `workspace`; global state without one)."""
     from engram.pipeline import Request, resolve
 
-    state_dir = resolve(Request(cwd=cwd)).state_dir
-    return [] if state_dir is None else read(Path(state_dir), session=session, limit=limit)
+    state_dir = resolve(Request(cwd=cwd, workspace=workspace)).state_dir
+    if state_dir is None:
+        return []
+    return read(Path(state_dir), session=session, limit=limit)[::-1]

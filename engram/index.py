@@ -233,12 +233,27 @@ class _Stored(NamedTuple):
     signature: array[int]
 
 
+def winner_order(memory_id: str, rel: str) -> tuple[int, int, str]:
+    """Which of several files with one id wins (smallest first): a file named after its id,
+    then the shallowest, then the lexically first path. A stray copy (`x (copy).md`,
+    `old/rules/x.md`) so never replaces `rules/x.md`, whatever its name sorts like."""
+    named = rel == f"{memory_id}.md" or rel.endswith(f"/{memory_id}.md")
+    return (0 if named else 1, rel.count("/"), rel)
+
+
+# winner_order in SQL, for the incremental refresh and the problem report
+_WINNER_SQL = ("(SELECT m2.rel FROM memories m2 WHERE m2.id = {outer}.id ORDER BY"
+               " CASE WHEN m2.rel = m2.id || '.md' OR substr(m2.rel, -length(m2.id) - 4)"
+               " = '/' || m2.id || '.md' THEN 0 ELSE 1 END,"
+               " length(m2.rel) - length(replace(m2.rel, '/', '')), m2.rel LIMIT 1)")
+
+
 def _winners(stored: list[_Stored]) -> tuple[list[_Stored], list[int]]:
-    """The memory each id resolves to (lexically first path) and the keys of the others."""
+    """The memory each id resolves to (`winner_order`) and the keys of the others."""
     best: dict[str, _Stored] = {}
     for row in stored:
         held = best.get(row.id)
-        if held is None or row.rel < held.rel:
+        if held is None or winner_order(row.id, row.rel) < winner_order(held.id, held.rel):
             best[row.id] = row
     keys = {row.key for row in best.values()}
     return list(best.values()), [row.key for row in stored if row.key not in keys]
@@ -536,8 +551,8 @@ class ScopeIndex:
                      for keys in delta.buckets.values() if len(keys) > 1)
             assign_groups(conn, connect(mates, {w.id: w.signature for w in winners}))
             return
-        conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
-                         " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
+        conn.executemany("UPDATE memories SET active = (rel = "
+                         + _WINNER_SQL.format(outer="memories") + ") WHERE id=?",
                          ((mid,) for mid in sorted(delta.ids)))
         if delta.structure:
             self._recompute_depths()
@@ -664,10 +679,11 @@ class ScopeIndex:
         for (raw,) in self.conn.execute("SELECT problems FROM files WHERE problems != '[]'"):
             out.extend(Problem(**p) for p in json.loads(raw))
         for mid, rel, winner in self.conn.execute(
-                "SELECT m.id, m.rel, (SELECT min(m2.rel) FROM memories m2 WHERE m2.id = m.id)"
-                " FROM memories m WHERE m.active=0"):
+                "SELECT m.id, m.rel, " + _WINNER_SQL.format(outer="m")
+                + " FROM memories m WHERE m.active=0"):
             out.append(Problem(rel, 1, "id", f"duplicate id '{mid}' (also in {winner}, which "
-                                           "wins as the lexically first path)"))
+                                           "wins: a file named after its id, then the "
+                                           "shallowest path, then the first by name)"))
             out.append(Problem(winner, 1, "id", f"duplicate id '{mid}' (also in {rel}); "
                                               "this file wins", "warning"))
         out.sort(key=lambda p: (p.path, p.line, p.field, p.message))

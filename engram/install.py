@@ -273,7 +273,7 @@ def _sync_note(project_dir: Path, host_name: str) -> list[str]:
     from engram.sync import sync_rules
 
     try:
-        report = sync_rules(str(project_dir), hosts=(host_name,))
+        report = sync_rules(str(project_dir), hosts=(host_name,), sections=False)
     except EngramError as exc:
         return [f"native rule files not written: {exc}"]
     if report.written or report.removed:
@@ -462,7 +462,7 @@ def _native_problems(project_dir: Path, name: str) -> list[str]:
     from engram.sync import sync_rules
 
     try:
-        report = sync_rules(str(project_dir), check=True, hosts=(name,))
+        report = sync_rules(str(project_dir), check=True, hosts=(name,), sections=False)
     except EngramError:
         return []  # no workspace here: no native rules to keep in step
     if report.ok:

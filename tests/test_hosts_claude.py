@@ -157,7 +157,7 @@ def test_write_events_inject_undelivered_path_rules(ws: Path, name: str) -> None
 
 
 def test_instructions_loaded_records_native_rule_as_delivered(ws: Path) -> None:
-    sync_rules(str(ws))
+    sync_rules(str(ws), hosts=("claude",))
     loaded = fire("claude", payload("claude", "instructions_loaded", ws))
     assert loaded.stdout == "" and loaded.stderr == ()
     text = context_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
