@@ -235,6 +235,8 @@ def hooks() -> None:
 
 
 def _registration_options(func: F) -> F:
+    func = click.option("--no-mcp", is_flag=True,
+                        help="Leave the host's MCP config alone (hooks only).")(func)
     func = click.option("--workspace", metavar="DIR",
                         help="Project dir (default: search upward).")(func)
     func = click.option("--global", "global_", is_flag=True,
@@ -245,23 +247,39 @@ def _registration_options(func: F) -> F:
 @hooks.command("install", epilog="Example: engram hooks install codex --global")
 @_registration_options
 @_fails_cleanly
-def hooks_install(host: str, global_: bool, workspace: str | None) -> None:
-    """Merge engram's hook entries into HOST's config (idempotent; user hooks kept)."""
+def hooks_install(host: str, global_: bool, workspace: str | None, no_mcp: bool) -> None:
+    """Merge engram's hook entries, and its MCP server, into HOST's config (idempotent; the
+    user's own entries kept). vscode: the MCP server only."""
     from engram import install
+    from engram.mcp import registration
 
-    result = install.install(host, project_dir=_project_dir(workspace), global_=global_)
-    click.echo(install.format_result(result), nl=False)
+    project = _project_dir(workspace)
+    if host not in registration.MCP_ONLY:
+        result = install.install(host, project_dir=project, global_=global_)
+        click.echo(install.format_result(result), nl=False)
+    elif no_mcp:
+        raise EngramError(f"{host}: no hooks to install, and --no-mcp skips its MCP server")
+    if not no_mcp and host in registration.hosts():
+        click.echo(registration.format_result(registration.register(
+            host, project_dir=project, global_=global_)), nl=False)
 
 
 @hooks.command("uninstall", epilog="Example: engram hooks uninstall claude")
 @_registration_options
 @_fails_cleanly
-def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
-    """Remove only engram's entries from HOST's config."""
+def hooks_uninstall(host: str, global_: bool, workspace: str | None, no_mcp: bool) -> None:
+    """Remove only engram's entries (hooks and MCP server) from HOST's config."""
     from engram import install
+    from engram.mcp import registration
 
-    result = install.uninstall(host, project_dir=_project_dir(workspace), global_=global_)
-    click.echo(install.format_result(result), nl=False)
+    project = _project_dir(workspace)
+    # The reverse of install's order: the server entry out first, then the hooks.
+    if not no_mcp and host in registration.hosts():
+        click.echo(registration.format_result(registration.unregister(
+            host, project_dir=project, global_=global_)), nl=False)
+    if host not in registration.MCP_ONLY:
+        result = install.uninstall(host, project_dir=project, global_=global_)
+        click.echo(install.format_result(result), nl=False)
 
 
 @hooks.command("status", epilog="Example: engram hooks status")
@@ -269,11 +287,17 @@ def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
 @click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
 @_fails_cleanly
 def hooks_status(host: str | None, workspace: str | None) -> None:
-    """Per host: installed or not, where, and any problem (trust gate, double injection)."""
+    """Per host: installed or not, where, and any problem (trust gate, double injection);
+    then whether its MCP config has engram's server."""
     from engram import install
+    from engram.mcp import registration
 
-    rows = install.status(project_dir=_project_dir(workspace), hosts=[host] if host else None)
-    click.echo(install.format_status(rows), nl=False)
+    project = _project_dir(workspace)
+    if host not in registration.MCP_ONLY:
+        rows = install.status(project_dir=project, hosts=[host] if host else None)
+        click.echo(install.format_status(rows), nl=False)
+    mcp_rows = registration.status(project_dir=project, hosts_=[host] if host else None)
+    click.echo(registration.format_status(mcp_rows), nl=False)
 
 
 @hooks.command("sync", epilog="Example: engram hooks sync --check")

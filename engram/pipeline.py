@@ -618,10 +618,12 @@ def load(request: Request, context: Context | None = None) -> tuple[Pack, Render
     return pack, render_pack(pack, budget_tokens=budget)
 
 
-def load_answer(request: Request, mode: str = "text") -> tuple[str, list[str]]:
+def load_answer(request: Request, mode: str = "text",
+                context: Context | None = None) -> tuple[str, list[str]]:
     """Everything `engram load` says for a request: (stdout text, stderr lines). The click
-    command and the console entry's click-free shortcut both print this, so they cannot drift."""
-    pack, rendered = load(request)
+    command, the console entry's click-free shortcut and `engram mcp` all print this, so they
+    cannot drift."""
+    pack, rendered = load(request, context)
     return report.load_output(pack, rendered, mode), report.stderr_lines(pack)
 
 

@@ -208,12 +208,11 @@ class Service:
         return Answer(report.search_text(hits), notes)
 
     def _explain(self, args: Mapping[str, Any]) -> Answer:
-        from engram import pipeline, report
+        from engram import pipeline
 
         request = self._task_request("explain", args, record_fetch=False, explain=True)
-        pack, rendered = pipeline.load(request, self._context(request))
-        return Answer(report.load_output(pack, rendered, "dry-run"),
-                      tuple(report.stderr_lines(pack)))
+        text, notes = pipeline.load_answer(request, "dry-run", self._context(request))
+        return Answer(text, tuple(notes))
 
     # -- resources -------------------------------------------------------------------------
     def resources(self, cursor: str | None = None) -> tuple[list[MemoryResource], str | None]:
