@@ -162,7 +162,7 @@ def hosts_in_use(project: Path, named: Sequence[str] = ()) -> tuple[str, ...]:
 def _plan(cwd: str, workspace: str | None, hosts: Sequence[str] | None,
           sections: bool = True) -> tuple[_Plan, tuple[str, ...]]:
     from engram.model import WORKSPACE
-    from engram.pipeline import Request, build_pack, resolve, session_pack, visible_memories
+    from engram.pipeline import Request, build_pack, resolve, session_start, visible_memories
     from engram.render import body_block
 
     # The workspace's own memories only: an outer layer's applies_to is relative to its folder,
@@ -180,7 +180,7 @@ def _plan(cwd: str, workspace: str | None, hosts: Sequence[str] | None,
             plan.notes.append("no host in use here (no engram hooks installed, none named in "
                               "hooks.hosts): nothing to sync")
     if sections:
-        _plan_managed(plan, hosts, session_pack(base), body_block)
+        _plan_managed(plan, hosts, session_start(base)[0], body_block)
     rule_hosts = [h for h in hosts if h in RULE_DIRS]
     if not rule_hosts:
         return plan, tuple(hosts)
