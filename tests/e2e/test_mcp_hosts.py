@@ -157,6 +157,8 @@ def codex_respond(record: Recorded) -> Reply:
     if not record.path.rstrip("/").endswith("/responses"):
         return Reply(status=404, chunks=[b"{}"])
     items = inputs(record)
+    while items and item_text(items[-1]).startswith("<tools>"):  # tools that became ready
+        items = items[:-1]
     last = items[-1] if items else {}
     if last.get("type") == "function_call_output":
         return _stream(_message("done"))
