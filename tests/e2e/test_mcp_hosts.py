@@ -1,13 +1,15 @@
 """engram's MCP server in the real hosts: after `engram hooks install <host>`, the model is offered
 engram's tools, and a tool call's result (the pack) is in the model's next request.
 
-Claude Code 2.1.197 and Codex 0.171.0 against the suite's recording model APIs. Each scenario
-runs once for the module; every assertion reads what the mock model API recorded.
+Claude Code 2.1.197, Codex 0.171.0 and Gemini CLI 0.61.0 against recording model APIs (the
+suite's Anthropic and OpenAI mocks; a minimal Gemini one here). Each scenario runs once for the
+module; every assertion reads what the mock model API recorded.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,14 @@ from typing import Any
 
 import pytest
 
-from .conftest import Recorded, RecordingServer, Reply, make_scratch
+from .conftest import (
+    Recorded,
+    RecordingServer,
+    Reply,
+    host_program,
+    make_scratch,
+    sse,
+)
 from .mock_anthropic import (
     AnthropicMock,
     ClaudeRun,
@@ -246,3 +255,106 @@ def test_codex_gets_the_pack_as_the_tool_result(codex: CodexScene) -> None:
                if i.get("type") == "function_call_output"]
     assert any("### release-checklist [rule, instruction]" in o and CHECKLIST in o
                for o in outputs), outputs
+
+
+# ---- Gemini CLI --------------------------------------------------------------------------------
+
+GEMINI_MODEL = "gemini-2.5-flash"
+GEMINI_STREAM = ":streamGenerateContent"
+GEMINI_LOAD = "mcp_engram_load"
+
+
+def _gemini_reply(parts: list[dict[str, Any]]) -> Reply:
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 2, "totalTokenCount": 12}
+    event = {"candidates": [{"content": {"role": "model", "parts": parts},
+                             "finishReason": "STOP", "index": 0}],
+             "usageMetadata": usage, "modelVersion": GEMINI_MODEL}
+    return Reply(headers={"Content-Type": "text/event-stream"}, chunks=sse([(None, event)]))
+
+
+def gemini_respond(record: Recorded) -> Reply:
+    """The Gemini API, as little of it as one scripted tool call needs: `MCP-ONE` in a prompt
+    makes the model call engram's load tool once; everything else gets a short answer."""
+    if ":countTokens" in record.path:
+        return Reply(chunks=[b'{"totalTokens": 10}'])
+    if GEMINI_STREAM not in record.path:  # the CLI's model router: keep the pinned model
+        choice = json.dumps({"reasoning": "mock", "model_choice": "flash"})
+        return Reply(chunks=[json.dumps({"candidates": [{"content": {
+            "role": "model", "parts": [{"text": choice}]}, "finishReason": "STOP",
+            "index": 0}]}).encode()])
+    body = record.body if isinstance(record.body, dict) else {}
+    contents = body.get("contents") or []
+    last = contents[-1] if contents else {}
+    answered = any("functionResponse" in part for part in last.get("parts", []))
+    prompt = " ".join(str(p.get("text", "")) for p in last.get("parts", []))
+    if not answered and "MCP-ONE" in prompt and GEMINI_LOAD in gemini_tools(record):
+        return _gemini_reply([{"functionCall": {"name": GEMINI_LOAD, "args": {"task": TASK}}}])
+    return _gemini_reply([{"text": "Done."}])
+
+
+def gemini_tools(record: Recorded) -> dict[str, Any]:
+    body = record.body if isinstance(record.body, dict) else {}
+    return {str(d.get("name")): d for tool in body.get("tools") or []
+            for d in tool.get("functionDeclarations") or []}
+
+
+@dataclass
+class GeminiScene:
+    proc: subprocess.CompletedProcess[str]
+    calls: list[Recorded]
+    settings: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def gemini(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GeminiScene]:
+    program = host_program(".bin/gemini", "@google/gemini-cli")
+    scratch = make_scratch(tmp_path_factory.mktemp("mcp-gemini"))
+    for rel, text in MEMORIES.items():
+        scratch.memory(rel, text)
+    # The user's Gemini: offline and quiet, API-key auth, this project a trusted folder.
+    user = scratch.home / ".gemini"
+    user.mkdir()
+    (user / "settings.json").write_text(json.dumps({
+        "telemetry": {"enabled": False}, "privacy": {"usageStatisticsEnabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "model": {"name": GEMINI_MODEL}}))
+    (user / "trustedFolders.json").write_text(json.dumps({str(scratch.project): "TRUST_FOLDER"}))
+    with RecordingServer(gemini_respond) as server:
+        env = {**scratch.env, "GOOGLE_GEMINI_BASE_URL": server.url, "GEMINI_API_KEY": "mock",
+               "GEMINI_CLI_NO_RELAUNCH": "1", "GEMINI_TELEMETRY_ENABLED": "false",
+               "NO_COLOR": "1", "CI": "", "TERM": "xterm-256color"}
+        done = subprocess.run(["engram", "hooks", "install", "gemini"], cwd=scratch.project,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        # --yolo: the tool call is approved as a user approves it once in the terminal.
+        proc = subprocess.run([str(program), "-p", "MCP-ONE go ahead", "-o", "json", "-m",
+                               GEMINI_MODEL, "--yolo"], cwd=scratch.project, env=env,
+                              capture_output=True, text=True, timeout=180)
+        calls = [r for r in server.snapshot() if GEMINI_STREAM in r.path]
+        settings = json.loads((scratch.project / ".gemini" / "settings.json").read_text())
+        yield GeminiScene(proc, calls, settings)
+
+
+def test_gemini_install_registers_the_server_in_settings_json(gemini: GeminiScene) -> None:
+    entry = gemini.settings["mcpServers"]["engram"]
+    assert entry["args"][-1] == "mcp" and Path(entry["command"]).is_absolute()
+    assert "hooks" in gemini.settings  # beside the hooks, in the same file
+
+
+def test_gemini_offers_engrams_tools_to_the_model(gemini: GeminiScene) -> None:
+    assert gemini.proc.returncode == 0, gemini.proc.stderr[-2000:]
+    offered = gemini_tools(gemini.calls[0])
+    assert {f"mcp_engram_{name}" for name in ENGRAM_TOOLS} <= set(offered)
+    load = offered[GEMINI_LOAD]
+    schema = load.get("parametersJsonSchema") or load.get("parameters") or {}
+    assert schema.get("required") == ["task"]
+
+
+def test_gemini_gets_the_pack_as_the_tool_result(gemini: GeminiScene) -> None:
+    body = gemini.calls[-1].body if isinstance(gemini.calls[-1].body, dict) else {}
+    responses = [part["functionResponse"] for content in body.get("contents") or []
+                 for part in content.get("parts", []) if "functionResponse" in part]
+    assert [r["name"] for r in responses] == [GEMINI_LOAD]
+    output = json.dumps(responses[0]["response"], ensure_ascii=False)
+    assert "### release-checklist [rule, instruction]" in output and CHECKLIST in output
