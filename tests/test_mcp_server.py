@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
-import select
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -252,24 +252,25 @@ def test_stdout_carries_only_protocol_even_for_garbage(project: Path,
                     "params": {"name": "load", "arguments": {"task": "cut the release"}}}),
         json.dumps({"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}),
     ]
+    replies: queue.Queue[str] = queue.Queue()
     by_id: dict[Any, Any] = {}
     with subprocess.Popen([ENGRAM, "mcp"], cwd=project, env=env, stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
         assert proc.stdin is not None and proc.stdout is not None
+        out = proc.stdout
+        reader = threading.Thread(target=lambda: [replies.put(line) for line in out],
+                                  daemon=True)
+        reader.start()
         proc.stdin.write("\n".join(lines) + "\n")
         proc.stdin.flush()
-        deadline = time.monotonic() + 120
         # Input stays open until every request is answered: its end ends the session.
-        while set(by_id) != {1, 2, 3} and time.monotonic() < deadline:
-            if select.select([proc.stdout], [], [], 1)[0]:
-                line = proc.stdout.readline()
-                if not line:
-                    break
-                reply = json.loads(line)  # every line on stdout is a JSON-RPC message
-                by_id[reply.get("id")] = reply
+        while not {1, 2, 3} <= set(by_id):
+            reply = json.loads(replies.get(timeout=120))  # every stdout line is JSON-RPC
+            by_id[reply.get("id")] = reply
         proc.stdin.close()
         assert proc.wait(timeout=60) == 0
-        assert proc.stdout.read() == ""
+        reader.join(timeout=10)
+        assert replies.empty()
     assert by_id[1]["result"]["serverInfo"]["name"] == "engram"
     assert "### release-checklist" in by_id[2]["result"]["content"][0]["text"]
     assert by_id[3]["error"]["code"] == -32601

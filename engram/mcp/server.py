@@ -8,11 +8,11 @@ points file descriptor 1 at stderr while it serves, so nothing but protocol reac
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
 
-import anyio
-import mcp_types as types
+import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
@@ -95,7 +95,7 @@ def run() -> int:
     """Serve on stdin/stdout until the client closes the connection."""
     service = Service()
     try:
-        anyio.run(_serve, service)
+        asyncio.run(_serve(service))
     finally:
         service.close()
     return 0
