@@ -226,7 +226,7 @@ def hook(host: str) -> None:
 def _project_dir(workspace: str | None) -> Path:
     from engram.pipeline import resolve
 
-    return resolve(_request(workspace=workspace)).workspace_dir or Path.cwd()
+    return resolve(_request(workspace=workspace, lenient_config=True)).workspace_dir or Path.cwd()
 
 
 @cli.group(epilog="Example: engram hooks install claude")
@@ -295,7 +295,7 @@ def hooks_status(host: str | None, workspace: str | None) -> None:
     project = _project_dir(workspace)
     if host not in registration.MCP_ONLY:
         rows = install.status(project_dir=project, hosts=[host] if host else None)
-        click.echo(install.format_status(rows), nl=False)
+        click.echo(install.format_status(rows, install.config_warnings(project)), nl=False)
     mcp_rows = registration.status(project_dir=project, hosts_=[host] if host else None)
     click.echo(registration.format_status(mcp_rows), nl=False)
 

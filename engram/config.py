@@ -1,6 +1,8 @@
 """Settings: `<workspace>/.engram/config.yaml` over `$ENGRAM_HOME/config.yaml` over defaults.
 
-A bad value is never ignored: it raises ConfigError naming the file and the key.
+A bad value is never ignored: it raises ConfigError naming the file and the key, or, for the
+hooks and the commands that report on them (`lenient`), it is set aside with a warning and the
+default applies: a typo in a config must not silently switch off every injection.
 """
 
 from __future__ import annotations
@@ -41,22 +43,43 @@ class Config:
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
     hooks_hosts: tuple[str, ...] = ()  # hosts `hooks sync` writes for besides installed ones
+    # Lenient loading only: what was set aside, as `path[:line]: key: problem` lines.
+    warnings: tuple[str, ...] = ()
 
     def field_weight(self, name: str) -> float:
         return dict(self.load_field_weights)[name]
 
 
-def load_config(workspace_dir: str | None, home_dir: str) -> Config:
-    """The settings for a workspace (its `.engram` folder, or None) and the global root."""
+def load_config(workspace_dir: str | None, home_dir: str, *, lenient: bool = False) -> Config:
+    """The settings for a workspace (its `.engram` folder, or None) and the global root.
+
+    `lenient`: each bad key keeps its default and an unreadable file is skipped, each with a
+    line in `Config.warnings`, instead of raising ConfigError.
+    """
     config = Config()
+    sink: list[str] | None = [] if lenient else None
     for root in (home_dir, workspace_dir):  # later files override earlier ones, key by key
         if root is None:
             continue
         path = os.path.join(root, CONFIG_FILE)
         if not os.path.isfile(path):
             continue
-        config = _apply(config, _read(path), path)
-    return config
+        try:
+            data = _read(path)
+        except ConfigError as exc:
+            if sink is None:
+                raise
+            sink.append(f"{exc} (file ignored: defaults apply)")
+            continue
+        config = _apply(config, data, path, sink)
+    return replace(config, warnings=tuple(sink)) if sink else config
+
+
+def _report(sink: list[str] | None, message: str) -> None:
+    """Raise the problem (strict), or keep it as a warning while the key keeps its value."""
+    if sink is None:
+        raise ConfigError(message)
+    sink.append(f"{message} (ignored: the default applies)")
 
 
 def _read(path: str) -> dict[str, Any]:
@@ -182,13 +205,15 @@ WEIGHT_FIELDS = tuple(name for name, _ in DEFAULT_FIELD_WEIGHTS)
 # --- Layering --------------------------------------------------------------------------------
 
 
-def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, object]:
+def _flatten(data: dict[Any, Any], path: str, sink: list[str] | None,
+             prefix: str = "") -> dict[str, object]:
     """`{load: {limit: 5}}` and `{load.limit: 5}` both become `{"load.limit": 5}`."""
     flat: dict[str, object] = {}
 
     def put(key: str, value: object) -> None:
         if key in flat:
-            raise ConfigError(f"{path}: {key}: set twice in this file")
+            _report(sink, f"{path}: {key}: set twice in this file")
+            return
         flat[key] = value
 
     for raw_key, value in data.items():
@@ -200,36 +225,43 @@ def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, obj
         elif key in SECTIONS and value is None:
             continue  # `load:` with every setting commented out
         elif key in SECTIONS and isinstance(value, dict):
-            for inner, inner_value in _flatten(value, path, key + ".").items():
+            for inner, inner_value in _flatten(value, path, sink, key + ".").items():
                 put(inner, inner_value)
         elif key in SECTIONS:
-            raise ConfigError(f"{path}: {key}: expected a mapping of settings, "
-                              f"got {_describe(value)}")
+            _report(sink, f"{path}: {key}: expected a mapping of settings, "
+                          f"got {_describe(value)}")
         else:
             import difflib  # only to name the likely key in an error
 
             match = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.6)
             hint = f"; did you mean {match[0]}?" if match else ""
-            raise ConfigError(f"{path}: {key}: unknown key{hint}")
+            _report(sink, f"{path}: {key}: unknown key{hint}")
     return flat
 
 
-def _apply(config: Config, data: dict[str, Any], path: str) -> Config:
+def _apply(config: Config, data: dict[str, Any], path: str,
+           sink: list[str] | None = None) -> Config:
     changes: dict[str, Any] = {}  # values checked by their converter, typed per key
     weights = dict(config.load_field_weights)
-    for key, value in _flatten(data, path).items():
-        if key == WEIGHTS_KEY:
-            if not isinstance(value, dict):
-                raise ConfigError(f"{path}: {key}: expected a mapping such as `{{id: 4, body: 1}}`,"
-                                  f" got {_describe(value)}")
-            for name, weight in value.items():
-                weights[_weight_field(path, str(name))] = _convert(
-                    _weight, weight, path, f"{key}.{name}")
-        elif key.startswith(WEIGHTS_KEY + "."):
-            name = _weight_field(path, key.removeprefix(WEIGHTS_KEY + "."))
-            weights[name] = _convert(_weight, value, path, key)
-        else:
-            changes[key.replace(".", "_")] = _convert(_CONVERTERS[key], value, path, key)
+    for key, value in _flatten(data, path, sink).items():
+        try:
+            if key == WEIGHTS_KEY:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{path}: {key}: expected a mapping such as "
+                                      f"`{{id: 4, body: 1}}`, got {_describe(value)}")
+                for name, weight in value.items():
+                    try:
+                        weights[_weight_field(path, str(name))] = _convert(
+                            _weight, weight, path, f"{key}.{name}")
+                    except ConfigError as exc:
+                        _report(sink, str(exc))  # the other fields of the mapping still apply
+            elif key.startswith(WEIGHTS_KEY + "."):
+                name = _weight_field(path, key.removeprefix(WEIGHTS_KEY + "."))
+                weights[name] = _convert(_weight, value, path, key)
+            else:
+                changes[key.replace(".", "_")] = _convert(_CONVERTERS[key], value, path, key)
+        except ConfigError as exc:
+            _report(sink, str(exc))
     changes["load_field_weights"] = tuple((name, weights[name]) for name in WEIGHT_FIELDS)
     return replace(config, **changes)
 

@@ -164,7 +164,9 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
 
     if not os.path.isdir(event.cwd):
         raise WorkspaceError(f"{event.cwd}: cwd: no such directory")
-    base = Request(cwd=event.cwd, role=event.role)
+    # A config mistake must not switch injection off unseen: bad keys keep their defaults, and
+    # the warning goes to the log (hooks log), stderr and hooks status.
+    base = Request(cwd=event.cwd, role=event.role, lenient_config=True)
     ctx = resolve(base)  # once per call: every handler passes it on to the pipeline
     if not ctx.config.hooks_enabled:
         return _Outcome(log=False), _no_log
@@ -177,6 +179,10 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
         # Fail open by printing nothing: what is not delivered now is not recorded either, so a
         # later event still brings it, whereas delivering unrecorded would send it twice.
         outcome = _Outcome(entry={"note": str(exc)}, stderr=(f"engram: {exc}",))
+    warnings = ctx.config.warnings
+    if warnings:
+        outcome = records.replace(outcome, stderr=(
+            *outcome.stderr, *(f"engram: warning: {w}" for w in warnings)))
 
     def log(chars: int) -> None:
         if not outcome.log or state_dir is None:
@@ -184,7 +190,7 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
         session = event.session_id if event.agent_id is None else (
             f"{event.session_id}/{event.agent_id}")
         entry = LogEntry(time=now_iso(), host=host.name, event=event.name, session=session,
-                         chars=chars, **outcome.entry)
+                         chars=chars, warnings=warnings, **outcome.entry)
         with contextlib.suppress(OSError):  # a full disk must not take the injection with it
             append_log(state_dir, entry)
 

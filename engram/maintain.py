@@ -15,12 +15,25 @@ from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
 from engram.pipeline import Request, Scopes, resolve
+from engram.records import replace
 from engram.stale import SourcesLock
 
 
+def _config_problem(warning: str) -> Problem:
+    """`path[:line]: key: problem (ignored: ...)` as a check problem on the config file."""
+    path, _, rest = warning.partition(": ")
+    line = 1
+    file, _, number = path.rpartition(":")
+    if file and number.isdigit():
+        path, line = file, int(number)
+    field, _, message = rest.partition(": ")
+    return Problem(path, line, field, message) if message else Problem(path, line, "config", rest)
+
+
 def check(request: Request) -> list[Problem]:
-    """Every problem in both scopes, sorted: invalid files, warnings, graph problems."""
-    ctx = resolve(request)
+    """Every problem in both scopes, sorted: invalid files, warnings, graph problems, and the
+    config keys the hooks set aside (an error here, while the hooks run on the defaults)."""
+    ctx = resolve(replace(request, lenient_config=True))
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
@@ -32,7 +45,8 @@ def check(request: Request) -> list[Problem]:
                                      paths, files)
     finally:
         scopes.close()
-    report = analyze(request)
+    problems.extend(_config_problem(warning) for warning in ctx.config.warnings)
+    report = analyze(replace(request, lenient_config=True))
     for mid, dep in report.missing:
         problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"), "depends_on",
                                 f"prerequisite '{dep}' does not exist (loads without it)",
@@ -97,7 +111,10 @@ class VerifyResult:
 
 
 def verify(request: Request, ids: tuple[str, ...] = ()) -> VerifyResult:
-    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`."""
+    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`: the
+    workspace's own memories (an outer layer's sources are relative to its folder, and its
+    lock is its own)."""
+    request = replace(request, layers=False)
     ctx = resolve(request)
     if ctx.engram_dir is None:
         raise EngramError(f"{ctx.cwd}: workspace: no {SCOPE_DIRNAME}/ folder (run engram init)")

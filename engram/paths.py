@@ -61,9 +61,10 @@ def find_project(cwd: str | os.PathLike[str], explicit: str | None = None) -> Pa
 
 def outer_projects(project: Path) -> list[Path]:
     """Folders above `project` that hold a `.engram/` too, nearest first: their memories layer
-    under the nearer ones, the way nested AGENTS.md files combine. The search stops at the
-    repository root (the folder holding `.git`), so a checkout never picks up a stranger's
-    folder above it, and never takes the global root for a layer."""
+    under the nearer ones, the way nested AGENTS.md files combine. Only inside a repository, up
+    to its root (the folder holding `.git`), as Codex reads nested AGENTS.md: a project that is
+    no repository's subfolder, or a stray `.engram/` above the checkout, adds no layer. The
+    global root is never a layer."""
     glob_root = global_root()
     found: list[Path] = []
     if (project / ".git").exists():
@@ -73,8 +74,8 @@ def outer_projects(project: Path) -> list[Path]:
         if candidate.is_dir() and not _same_dir(candidate, glob_root):
             found.append(folder)
         if (folder / ".git").exists():
-            break
-    return found
+            return found
+    return []
 
 
 def _writable_dir(path: Path) -> bool:

@@ -74,6 +74,9 @@ class Request:
     budget_tokens: int | None = None  # None = config `load.budget_tokens`
     explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
     layers: bool = True  # also the `.engram/` folders above the workspace (nested scopes)
+    # Bad config keys keep their defaults with a warning (hooks, hooks status/log, check)
+    # instead of failing the command.
+    lenient_config: bool = False
 
 
 class OpenIndexes(Protocol):
@@ -126,7 +129,8 @@ def resolve(request: Request) -> Context:
     engram_dir = project / SCOPE_DIRNAME if project is not None else None
     home = global_root()
     global_dir = home if request.use_global and home.is_dir() else None
-    config = load_config(str(engram_dir) if engram_dir else None, str(home))
+    config = load_config(str(engram_dir) if engram_dir else None, str(home),
+                         lenient=request.lenient_config)
     state_root = engram_dir or (home if home.is_dir() else None)
     state_dir = derived_dir(state_root, STATE_DIRNAME) if state_root is not None else None
     role = request.role or os.environ.get("ENGRAM_ROLE") or None
@@ -219,8 +223,10 @@ class Scopes:
     def display(self, index: ScopeIndex, rel: str) -> str:
         full = index.root / rel
         try:
-            return os.path.relpath(full, self.ctx.cwd) if full.is_relative_to(self.ctx.cwd) \
-                else str(full)
+            # an outer layer is in the same repository: `../.engram/x.md` reads better there
+            outer = self.dirs[self.indexes.index(index)] is not None
+            return os.path.relpath(full, self.ctx.cwd) if outer or full.is_relative_to(
+                self.ctx.cwd) else str(full)
         except ValueError:
             return str(full)
 

@@ -204,3 +204,24 @@ def test_managed_section_edits_do_not_make_imports_stale(shop: Path) -> None:
     ok(run(["hooks", "sync", "claude"], shop))
     out = ok(run(["load", "--dry-run", "cut a release"], shop))
     assert "stale" not in out
+
+
+def test_import_chains_cycles_folders_and_legacy_names(tmp_path: Path) -> None:
+    put(tmp_path, "GEMINI.md", "# Notes\nSee @./docs/a.md\n")
+    put(tmp_path, "docs/a.md", "## Alpha\nUse alpha. Also @b.md\n")
+    put(tmp_path, "docs/b.md", "## Beta\nUse beta. Back to @a.md\n")  # a cycle: read once
+    put(tmp_path, ".clinerules/01-style.md", "Always format with black.\n")
+    put(tmp_path, ".clinerules/02-tests.md", "Never skip a failing test.\n")
+    put(tmp_path, ".windsurfrules", "Prefer small functions.\n")
+    put(tmp_path, "tools/skills/lint/SKILL.md", "---\nname: Lint Code\n---\nRun ruff.\n")
+    put(tmp_path, "node_modules/pkg/AGENTS.md", "## Vendored\nNot ours.\n")
+    out = ok(run(["import"], tmp_path))
+    files = imported(tmp_path)
+    assert {"alpha", "beta", "cline-01-style", "cline-02-tests", "windsurfrules",
+            "lint-code", "notes"} <= set(files)
+    assert "vendored" not in files
+    assert front(files["beta"])["sources"] == ["docs/b.md"]
+    assert out.count("<- docs/b.md") == 1
+    assert ("not mapped: tools/skills/lint/SKILL.md:1: SKILL.md without a description: its card "
+            "shows the first sentence of the body") in out
+    assert front(files["lint-code"])["type"] == "skill"

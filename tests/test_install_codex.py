@@ -114,3 +114,19 @@ def test_user_hooks_need_hook_trust_only(workspace: Path, home: Path, codex_home
     rows = [r for r in status(project_dir=workspace, home=home, hosts=["codex"])
             if r.scope == "global"]
     assert "problem:" not in format_status(rows)
+
+
+def test_inside_a_git_repository_trusting_its_root_is_enough(tmp_path: Path, home: Path,
+                                                             codex_home: Path) -> None:
+    # Real Codex lists the hooks of repo/sub when either repo or repo/sub is trusted.
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    sub = repo / "sub"
+    (sub / ".engram").mkdir(parents=True)
+    install("codex", project_dir=sub, home=home, executable=EXE)
+    trust(codex_home, project=repo)
+    (problem,) = [p for p in codex_problems(sub, home) if "trust" in p]
+    assert "project is not trusted" not in problem
+    trust(codex_home, project=tmp_path)  # a folder above the repository is not the project
+    (problem,) = [p for p in codex_problems(sub, home) if "trust" in p]
+    assert "the project is not trusted" in problem

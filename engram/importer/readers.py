@@ -48,6 +48,14 @@ class Reader:
 
     # -- helpers shared by the readers ----------------------------------------------------------
 
+    def _front(self, rel: str) -> tuple[dict[str, Any], str, int] | None:
+        """(frontmatter fields, body, 1-based body line) of a rule file; None when unreadable."""
+        text = self.text(rel)
+        if text is None:
+            return None
+        fields, body, first, _ = thirdparty.split(text)
+        return fields, body, first
+
     def _extra_keys(self, rel: str, fields: dict[str, Any], mapped: set[str],
                     draft_origin: list[str]) -> None:
         for key in sorted(k for k in fields if k not in mapped):
@@ -163,10 +171,10 @@ class Reader:
     # -- Cursor .mdc (and .md) rules ------------------------------------------------------------
 
     def cursor(self, rel: str) -> list[Draft]:
-        text = self.text(rel)
-        if text is None:
+        read = self._front(rel)
+        if read is None:
             return []
-        fields, body, first, _ = thirdparty.split(text)
+        fields, body, first = read
         folder = rel.split("/.cursor/", 1)[0] if "/.cursor/" in rel else ""
         draft = self._rule(rel, body, first, _stem(rel), folder)
         description = _text(fields.get("description"))
@@ -186,10 +194,10 @@ class Reader:
     # -- Copilot .github/instructions/*.instructions.md -----------------------------------------
 
     def copilot(self, rel: str) -> list[Draft]:
-        text = self.text(rel)
-        if text is None:
+        read = self._front(rel)
+        if read is None:
             return []
-        fields, body, first, _ = thirdparty.split(text)
+        fields, body, first = read
         draft = self._rule(rel, body, first, _stem(rel).removesuffix(".instructions"))
         globs = thirdparty.globs(fields.get("applyTo"))
         if globs in (["**"], ["**/*"]):
@@ -203,10 +211,10 @@ class Reader:
     # -- Claude Code .claude/rules/*.md ---------------------------------------------------------
 
     def claude_rule(self, rel: str) -> list[Draft]:
-        text = self.text(rel)
-        if text is None:
+        read = self._front(rel)
+        if read is None:
             return []
-        fields, body, first, _ = thirdparty.split(text)
+        fields, body, first = read
         folder = rel.split("/.claude/", 1)[0] if "/.claude/" in rel else ""
         draft = self._rule(rel, body, first, _stem(rel), folder)
         paths = thirdparty.globs(fields.get("paths"))
@@ -220,10 +228,10 @@ class Reader:
     # -- Windsurf .windsurf/rules/*.md ----------------------------------------------------------
 
     def windsurf(self, rel: str) -> list[Draft]:
-        text = self.text(rel)
-        if text is None:
+        read = self._front(rel)
+        if read is None:
             return []
-        fields, body, first, _ = thirdparty.split(text)
+        fields, body, first = read
         draft = self._rule(rel, body, first, _stem(rel))
         trigger = str(fields.get("trigger") or "").strip()
         draft.summary = _text(fields.get("description"))
@@ -240,10 +248,10 @@ class Reader:
     # -- Skills: <folder>/SKILL.md with its reference files -------------------------------------
 
     def skill(self, rel: str) -> list[Draft]:
-        text = self.text(rel)
-        if text is None:
+        read = self._front(rel)
+        if read is None:
             return []
-        fields, body, first, _ = thirdparty.split(text)
+        fields, body, first = read
         folder = posixpath.dirname(rel)
         name = _text(fields.get("name")) or posixpath.basename(folder) or "skill"
         draft = Draft(name=markdown.slug(name) or "skill", type="skill", body=body.strip("\n"),

@@ -253,6 +253,33 @@ def env_for_codex(base: Mapping[str, str], codex_home: Path) -> dict[str, str]:
             "RUST_LOG": "error", "NO_COLOR": "1"}
 
 
+def position(record: Recorded, needle: str) -> int:
+    """Index of the first input item whose text holds `needle`."""
+    return next(n for n, item in enumerate(inputs(record)) if needle in item_text(item))
+
+
+# The memories every Codex scenario starts from. A distinctive word in each body ("Marker: …")
+# lets a test count the copies of that body in a request.
+BASE_MEMORIES = {
+    "rules/team-style.md": """---
+id: team-style
+type: rule
+directive: Answer in short paragraphs and name the files you touch.
+load: always
+---
+Keep answers short and name every file you changed. Marker: teamstylebody.
+""",
+    "rules/release-checklist.md": """---
+id: release-checklist
+type: rule
+directive: Run the release checklist before tagging a version.
+tags: [release, versioning]
+triggers: ["cut a release"]
+---
+Update CHANGELOG.md, run the full suite, then tag vX.Y.Z. Marker: releasebody.
+""",
+}
+
 # ---- a scratch project driven by the real Codex -------------------------------------------------
 
 NATIVE = "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"

@@ -18,6 +18,7 @@ import pytest
 from engram import hooklog
 
 from .mock_openai import (
+    BASE_MEMORIES,
     AppServer,
     CodexWorld,
     Recorded,
@@ -27,28 +28,13 @@ from .mock_openai import (
     hook_runs,
     inputs,
     item_text,
+    position,
     turn,
 )
 
-# A distinctive word in each body: counting it in a request counts the body.
+# Beside the base memories: a secret, a knowledge memory and a path rule.
 MEMORIES = {
-    "rules/team-style.md": """---
-id: team-style
-type: rule
-directive: Answer in short paragraphs and name the files you touch.
-load: always
----
-Keep answers short and name every file you changed. Marker: teamstylebody.
-""",
-    "rules/release-checklist.md": """---
-id: release-checklist
-type: rule
-directive: Run the release checklist before tagging a version.
-tags: [release, versioning]
-triggers: ["cut a release"]
----
-Update CHANGELOG.md, run the full suite, then tag vX.Y.Z. Marker: releasebody.
-""",
+    **BASE_MEMORIES,
     "rules/release-signing.md": """---
 id: release-signing
 type: rule
@@ -101,11 +87,6 @@ AGAIN = "Anything else before I cut a release?"
 def count(record: Recorded, memory_id: str) -> int:
     """How many copies of a memory's body the model was sent in one request."""
     return sum(item_text(i).count(BODY[memory_id]) for i in inputs(record))
-
-
-def position(record: Recorded, needle: str) -> int:
-    """Index of the first input item whose text holds `needle`."""
-    return next(n for n, item in enumerate(inputs(record)) if needle in item_text(item))
 
 
 # ---- three processes: exec, exec resume, exec resume ------------------------------------------

@@ -17,38 +17,21 @@ import pytest
 from engram.state import session_file
 
 from .mock_openai import (
+    BASE_MEMORIES,
     SUBAGENT_TASK,
     CodexWorld,
-    Recorded,
     Run,
     codex_world,
     developer_texts,
     hook_runs,
     inputs,
     item_text,
+    position,
     turn,
     user_turns,
 )
 
-MEMORIES = {
-    "rules/team-style.md": """---
-id: team-style
-type: rule
-directive: Answer in short paragraphs and name the files you touch.
-load: always
----
-Keep answers short and name every file you changed. Marker: teamstylebody.
-""",
-    "rules/release-checklist.md": """---
-id: release-checklist
-type: rule
-directive: Run the release checklist before tagging a version.
-tags: [release, versioning]
-triggers: ["cut a release"]
----
-Update CHANGELOG.md, run the full suite, then tag vX.Y.Z. Marker: releasebody.
-""",
-}
+MEMORIES = BASE_MEMORIES
 PROMPT = "Walk me through how to cut a release"
 
 
@@ -63,10 +46,6 @@ def assert_prompt_answered(run: Run, prompt: str = PROMPT) -> None:
     assert run.returncode == 0, run.stderr
     assert run.requests and prompt in user_turns(run.requests[-1])
     assert run.answers[-1:] == ["ok"]
-
-
-def position(record: Recorded, needle: str) -> int:
-    return next(n for n, item in enumerate(inputs(record)) if needle in item_text(item))
 
 
 def bodies(run: Run) -> str:
@@ -109,11 +88,23 @@ def test_a_corrupt_state_file_never_blocks_a_prompt(world: CodexWorld) -> None:
     assert_prompt_answered(world.exec(again, resume=True), again)
 
 
-@pytest.mark.parametrize("config", ["hooks: [not, a, mapping\n",
-                                    "hooks:\n  min_prompt_chars: lots\n  proof: maybe\n"])
+INVALID_CONFIGS = ["hooks: [not, a, mapping\n",  # not YAML
+                   "hooks:\n  min_prompt_chars: lots\n  proof: maybe\n"]  # invalid values
+
+
+@pytest.mark.parametrize("config", INVALID_CONFIGS)
 def test_an_invalid_config_never_blocks_a_prompt(world: CodexWorld, config: str) -> None:
     (world.project / ".engram" / "config.yaml").write_text(config, encoding="utf-8")
     assert_prompt_answered(world.exec(PROMPT))
+
+
+@pytest.mark.xfail(strict=True, reason="defect 12: an invalid config still turns injection off; "
+                   "falling back to defaults lands from the gemini-e2e branch")
+def test_an_invalid_config_key_falls_back_and_delivery_goes_on(world: CodexWorld) -> None:
+    (world.project / ".engram" / "config.yaml").write_text(INVALID_CONFIGS[1], encoding="utf-8")
+    run = world.exec(PROMPT)
+    assert_prompt_answered(run)
+    assert "teamstylebody" in bodies(run) and "releasebody" in bodies(run)
 
 
 HOLD = """
