@@ -9,6 +9,7 @@ gives back the file as it was before install.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from typing import Any
 
 from engram.errors import EngramError, UnknownHostError
 from engram.fsutil import atomic_write
-from engram.install import GLOBAL, PROJECT, codex_home, engram_executable
+from engram.install import GLOBAL, PROJECT, codex_home
 from engram.mcp import textedit
 
 NAME = "engram"
@@ -93,12 +94,13 @@ def target(host: str, *, project_dir: Path, global_: bool = False,
 
 
 def server_entry(typed: bool, executable: str | None = None) -> dict[str, Any]:
-    """`{"command": <absolute engram>, "args": ["mcp"]}`: absolute, so a host with a PATH of
-    its own still finds the engram this was installed with."""
-    argv = engram_executable() if executable is None else [executable]
+    """`{"command": "engram", "args": ["mcp"]}`: found on PATH when the host starts it, as the
+    hook commands are, since the config may be committed and shared (an absolute path works for
+    one person only). Without engram on PATH the host lists the server as failed and carries
+    on."""
     entry: dict[str, Any] = {"type": "stdio"} if typed else {}
-    entry["command"] = argv[0]
-    entry["args"] = [*argv[1:], "mcp"]
+    entry["command"] = executable or "engram"
+    entry["args"] = ["mcp"]
     return entry
 
 
@@ -203,9 +205,9 @@ def status(*, project_dir: Path, home: Path | None = None,
                 continue
             problems = []
             program = current["command"]
-            if os.path.isabs(program) and not os.access(program, os.X_OK):
-                problems.append(f"command not found: {program} (run engram hooks install "
-                                f"{host}{' --global' if global_ else ''})")
+            if shutil.which(program) is None:
+                problems.append(f"command not found: {program} (put engram on PATH, or run "
+                                f"engram hooks install {host}{' --global' if global_ else ''})")
             elif current != server_entry(t.typed):
                 problems.append("entry differs from what this engram writes (run engram hooks "
                                 f"install {host}{' --global' if global_ else ''})")
