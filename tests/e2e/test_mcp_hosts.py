@@ -35,13 +35,14 @@ from .mock_anthropic import (
     texts,
 )
 from .mock_openai import (
+    CodexMock,
     CodexWorld,
-    _message,
     _stream,
     codex_program,
     config_toml,
     inputs,
     item_text,
+    respond,
     turn,
     user_turns,
 )
@@ -161,32 +162,19 @@ def _codex_tool(record: Recorded) -> dict[str, Any] | None:
 
 
 def codex_respond(record: Recorded) -> Reply:
-    if not record.path.rstrip("/").endswith("/responses"):
-        return Reply(status=404, chunks=[b"{}"])
-    items = inputs(record)
-    while items and item_text(items[-1]).startswith("<tools>"):  # tools that became ready
-        items = items[:-1]
-    last = items[-1] if items else {}
-    if last.get("type") == "function_call_output":
-        return _stream(_message("done"))
-    prompts = user_turns(record)
+    """The suite's Responses script, plus: the prompt `MCP-ONE` makes the model call engram's
+    load tool once (the scenario's only prompt)."""
     tool = _codex_tool(record)
-    if prompts and "MCP-ONE" in prompts[-1] and tool is not None:
+    prompts = user_turns(record)
+    answered = any(i.get("type") == "function_call_output" for i in inputs(record))
+    if prompts and "MCP-ONE" in prompts[-1] and tool is not None and not answered:
         call: dict[str, Any] = {"type": "function_call", "id": "fc_mcp_1",
                                 "call_id": "call_mcp_1", "name": tool["name"],
                                 "arguments": json.dumps({"task": TASK})}
         if "namespace" in tool:
             call["namespace"] = tool["namespace"]
         return _stream(call)
-    return _stream(_message("ok"))
-
-
-class McpCodexMock(RecordingServer):
-    def __init__(self) -> None:
-        super().__init__(codex_respond)
-
-    def model_requests(self) -> list[Recorded]:
-        return [r for r in self.snapshot() if r.path.rstrip("/").endswith("/responses")]
+    return respond(record)
 
 
 @dataclass
@@ -210,8 +198,9 @@ def codex(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CodexScene]:
         scratch.memory(rel, text)
     codex_home = root / "codex-home"
     codex_home.mkdir()
-    with McpCodexMock() as mock:
-        world = CodexWorld(scratch, program, mock, codex_home)  # type: ignore[arg-type]
+    with CodexMock() as mock:
+        mock.responder = codex_respond
+        world = CodexWorld(scratch, program, mock, codex_home)
         (codex_home / "config.toml").write_text(
             config_toml(mock.url, model=CODEX_MODEL)
             + f'[projects."{world.project}"]\ntrust_level = "trusted"\n', encoding="utf-8")
