@@ -42,8 +42,9 @@ from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes
+SCHEMA_VERSION = "15"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
+# 15: exclusion clauses from every paragraph of the body
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
