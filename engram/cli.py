@@ -14,13 +14,14 @@ from typing import Any, TypeVar
 import click
 
 from engram import __version__
-from engram.errors import EngramError
+from engram.errors import EngramError, UnknownHostError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _fails_cleanly(func: F) -> F:
-    """EngramError -> its message on stderr and exit 1 (the message names the file and field)."""
+    """EngramError -> its message on stderr and exit 1 (the message names the file and field);
+    an unknown host is a usage error, exit 2, like click's own."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -29,7 +30,7 @@ def _fails_cleanly(func: F) -> F:
         except EngramError as exc:
             for line in exc.lines():
                 click.echo(line, err=True)
-            sys.exit(1)
+            sys.exit(2 if isinstance(exc, UnknownHostError) else 1)
 
     return wrapper  # type: ignore[return-value]
 
@@ -84,18 +85,18 @@ def load(query: str, paths: tuple[str, ...], dry_run: bool, all_: bool, full: bo
          expand_top: int | None, budget_tokens: int | None, role: str | None, as_json: bool,
          workspace: str | None, no_global: bool) -> None:
     """The context pack for a task: the few memories that matter, prerequisites first."""
-    from engram import pipeline, report
+    from engram import pipeline
 
     request = _request(query=query, paths=paths, workspace=workspace, use_global=not no_global,
                        role=role, limit=limit, expand_top=expand_top,
                        disclosure="full" if full else disclosure, all=all_, ids=ids,
                        budget_tokens=budget_tokens, record_fetch=not dry_run,
                        explain=dry_run or as_json)
-    pack, rendered = pipeline.load(request)
-    for line in report.stderr_lines(pack):
-        click.echo(line, err=True)
     mode = "dry-run" if dry_run else "json" if as_json else "text"
-    click.echo(report.load_output(pack, rendered, mode), nl=False)
+    stdout, stderr = pipeline.load_answer(request, mode)
+    for line in stderr:
+        click.echo(line, err=True)
+    click.echo(stdout, nl=False)
 
 
 @cli.command(epilog='Example: engram search "migrations"')
@@ -141,24 +142,47 @@ def verify(ids: tuple[str, ...], workspace: str | None, no_global: bool) -> None
     result = maintain.verify(_request(workspace=workspace, use_global=not no_global), ids)
     for line in result.problems:
         click.echo(line, err=True)
+    if result.problems:
+        click.echo(f"engram verify: {len(result.problems)} missing sources; nothing recorded in "
+                   f"{result.lock_path}", err=True)
+        sys.exit(1)
     click.echo(f"engram: recorded sources of {len(result.recorded)} memories in "
                f"{result.lock_path}")
-    if result.problems:
-        sys.exit(1)
 
 
 @cli.command(epilog="Example: engram init")
 @click.option("--workspace", metavar="DIR", default=".", help="Project dir (default: here).")
+@click.option("--no-examples", is_flag=True, help="Write no example memories.")
 @_fails_cleanly
-def init(workspace: str) -> None:
-    """Create .engram/ with a README, examples, .engramignore and .gitignore (never overwrites)."""
+def init(workspace: str, no_examples: bool) -> None:
+    """Create .engram/ with a README, inert examples, .engramignore and .gitignore (never
+    overwrites)."""
     from engram import maintain
 
-    created = maintain.init(Path(workspace))
+    created = maintain.init(Path(workspace), examples=not no_examples)
     for path in created:
         click.echo(f"created {path}")
     if not created:
         click.echo("engram: .engram/ already complete; nothing written")
+
+
+@cli.command("import", epilog="Example: engram import --dry-run")
+@click.option("--dry-run", is_flag=True, help="Print the plan, one line per memory; write nothing.")
+@click.option("--force", is_flag=True, help="Also update imported memories edited by hand.")
+@click.option("--workspace", metavar="DIR", default=None,
+              help="Project dir (default: the one holding .engram/ above here, else here).")
+@_fails_cleanly
+def import_(dry_run: bool, force: bool, workspace: str | None) -> None:
+    """Turn CLAUDE.md, AGENTS.md, Cursor/Copilot/Claude/Windsurf/Cline rules and skills into
+    memories in .engram/imported/ (idempotent; reports what it could not map)."""
+    from engram import importer
+    from engram.paths import find_project
+
+    project = Path(workspace) if workspace else find_project(Path.cwd()) or Path.cwd()
+    report = importer.run(project, dry_run=dry_run, force=force)
+    click.echo(importer.format_report(report), nl=False)
+    if not report.ok:
+        sys.exit(1)
 
 
 @cli.command(epilog="Example: engram graph --rebuild")
@@ -182,9 +206,9 @@ def graph(topic: str | None, rebuild: bool, as_json: bool, workspace: str | None
 @click.argument("host")
 def hook(host: str) -> None:
     """The hook runtime a host calls: reads one JSON payload on stdin; always exits 0."""
-    from engram.entry import _hook
+    from engram.hook import run_process
 
-    _hook(host)
+    run_process(host)
 
 
 def _project_dir(workspace: str | None) -> Path:
@@ -246,11 +270,12 @@ def hooks_status(host: str | None, workspace: str | None) -> None:
 @click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
 @_fails_cleanly
 def hooks_sync(host: str | None, check: bool, workspace: str | None) -> None:
-    """Write .claude/rules/engram/ and .cursor/rules/engram/ from memories with applies_to."""
+    """Write the native files of HOST (default: the hosts in use) from .engram/: path rules,
+    and the managed section of CLAUDE.md / AGENTS.md / GEMINI.md / copilot-instructions.md."""
     from engram import sync
 
-    hosts_ = (host,) if host else sync.NATIVE_HOSTS
-    report = sync.sync_rules(str(Path.cwd()), workspace=workspace, check=check, hosts=hosts_)
+    report = sync.sync_rules(str(Path.cwd()), workspace=workspace, check=check,
+                             hosts=(host,) if host else None)
     click.echo(sync.format_report(report, check=check), nl=False)
     if not report.ok:
         sys.exit(1)
@@ -259,12 +284,14 @@ def hooks_sync(host: str | None, check: bool, workspace: str | None) -> None:
 @hooks.command("log", epilog="Example: engram hooks log -n 5")
 @click.option("--session", default=None, help="Only this session (an id prefix is enough).")
 @click.option("-n", "limit", type=click.IntRange(min=1), default=20, help="How many entries.")
+@click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
 @_fails_cleanly
-def hooks_log(session: str | None, limit: int) -> None:
-    """What each hook call injected, and what it demoted or left out."""
+def hooks_log(session: str | None, limit: int, workspace: str | None) -> None:
+    """What each hook call injected, and what it demoted or left out, newest first."""
     from engram import hooklog
 
-    entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit)
+    entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit,
+                                  workspace=workspace)
     click.echo(hooklog.format_entries(entries), nl=False)
 
 

@@ -40,6 +40,7 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    hooks_hosts: tuple[str, ...] = ()  # hosts `hooks sync` writes for besides installed ones
 
     def field_weight(self, name: str) -> float:
         return dict(self.load_field_weights)[name]
@@ -147,6 +148,20 @@ def _weight(value: object) -> float:
     raise ValueError(f"expected a positive number, got {_describe(value)}")
 
 
+SYNC_HOSTS = ("claude", "codex", "cursor", "gemini", "copilot")
+
+
+def _hosts(value: object) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if isinstance(items, list) and all(isinstance(i, str) for i in items):
+        names = tuple(dict.fromkeys(i.strip().lower() for i in items))
+        unknown = [n for n in names if n not in SYNC_HOSTS]
+        if not unknown:
+            return names
+        raise ValueError(f"unknown host {unknown[0]!r}; known: {', '.join(SYNC_HOSTS)}")
+    raise ValueError(f"expected a list of host names, got {_describe(value)}")
+
+
 _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "load.limit": _integer(1, "a positive integer"),
     "load.expand_top": _integer(0, "an integer of 0 or more"),
@@ -157,6 +172,7 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "hooks.hosts": _hosts,
 }
 KEYS = (*_CONVERTERS, WEIGHTS_KEY)
 SECTIONS = ("load", "hooks")

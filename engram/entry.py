@@ -20,37 +20,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _hook(host: str) -> int:
-    # A hook must never break its host: whatever happens here, exit 0 (unless debugging).
-    try:
-        from engram.hook import run_hook
+    from engram.hook import run_process
 
-        result = run_hook(host, sys.stdin.buffer.read())
-        if result.stdout:
-            sys.stdout.write(result.stdout)
-            sys.stdout.flush()
-        for line in result.stderr:
-            print(line, file=sys.stderr)
-    except BaseException as exc:  # noqa: BLE001 - fail open is the contract
-        if os.environ.get("ENGRAM_HOOK_STRICT") == "1":
-            raise
-        print(f"engram: hook failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-    return 0
+    return run_process(host)
 
 
 def _load(query: str) -> int:
-    """`engram load QUERY` without click (about 15 ms less on every call); the same library
-    calls and output as the click command, which handles every other form."""
-    from engram import pipeline, report
+    """`engram load QUERY` without click (about 15 ms less on every call); the click command
+    prints the same `pipeline.load_answer` for every other form."""
+    from engram import pipeline
     from engram.errors import EngramError
 
     try:
-        pack, rendered = pipeline.load(pipeline.Request(query=query, cwd=os.getcwd()))
+        stdout, stderr = pipeline.load_answer(pipeline.Request(query=query, cwd=os.getcwd()))
     except EngramError as exc:
-        for line in exc.lines():
-            print(line, file=sys.stderr)
-        return 1
-    for line in report.stderr_lines(pack):
+        stdout, stderr = "", exc.lines()
+        code = 1
+    else:
+        code = 0
+    for line in stderr:
         print(line, file=sys.stderr)
-    sys.stdout.write(report.load_output(pack, rendered))
+    sys.stdout.write(stdout)
     sys.stdout.flush()
-    return 0
+    return code

@@ -13,10 +13,6 @@ class EngramError(Exception):
                 for line in str(self).splitlines()]
 
 
-class MemoryFileError(EngramError):
-    """A memory file is invalid."""
-
-
 class ConfigError(EngramError):
     """A configuration file has an unknown key or a bad value."""
 

@@ -1,6 +1,6 @@
 """The dependency graph as a user sees it: layers, missing prerequisites, cycles, shadowed ids.
 
-networkx is imported here only; the hot path reads the layers the index stored as plain data.
+Layers come from `engram.layers`, the same algorithm that orders packs.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from engram import layers as layering
 from engram.model import Problem
 from engram.pipeline import Request, Scopes, build_pack, resolve
 from engram.records import replace
@@ -30,15 +31,12 @@ class GraphReport:
 
 
 def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -> GraphReport:
-    import networkx as nx
-
     ctx = resolve(request)
     scopes = Scopes(ctx, force=rebuild)
     try:
         records = scopes.all_records()
         ids = {r.memory.id for r, _ in records}
-        graph = nx.DiGraph()
-        graph.add_nodes_from(sorted(ids))
+        deps: dict[str, list[str]] = {mid: [] for mid in ids}
         missing: list[tuple[str, str]] = []
         levels: dict[str, int] = {}
         for record, _ in records:
@@ -46,20 +44,10 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
             levels[memory.id] = memory.level or 0
             for dep in memory.depends_on:
                 if dep in ids:
-                    graph.add_edge(dep, memory.id)
+                    deps[memory.id].append(dep)
                 else:
                     missing.append((memory.id, dep))
-        cycles = sorted(tuple(sorted(c)) for c in nx.strongly_connected_components(graph)
-                        if len(c) > 1 or graph.has_edge(next(iter(c)), next(iter(c))))
-        condensed = nx.condensation(graph)
-        layer_of: dict[str, int] = {}
-        for comp in nx.topological_sort(condensed):
-            members = condensed.nodes[comp]["members"]
-            below = [layer_of[p] + 1 for m in members for p in graph.predecessors(m)
-                     if p not in members]
-            layer = max([*(levels[m] for m in members), *below])
-            for m in members:
-                layer_of[m] = layer
+        layer_of = layering.layers(deps, levels)
         layers: dict[int, list[str]] = {}
         for mid, layer in layer_of.items():
             layers.setdefault(layer, []).append(mid)
@@ -71,22 +59,23 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
         report = GraphReport(
             memories=len(ids),
             layers=tuple(tuple(sorted(layers[k])) for k in sorted(layers)),
-            missing=tuple(sorted(missing)), cycles=tuple(cycles), shadowed=shadowed,
+            missing=tuple(sorted(missing)), cycles=tuple(layering.cycles(deps)),
+            shadowed=shadowed,
             duplicates=tuple(sorted(tuple(sorted(g)) for g in groups.values() if len(g) > 1)),
             invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
-            edges=tuple(sorted(graph.edges())))
+            edges=tuple(sorted({(dep, mid) for mid, prereqs in deps.items()
+                                for dep in prereqs})))
     finally:
         scopes.close()
     if topic is None:
         return report
     pack = build_pack(replace(request, query=topic, record_fetch=False), ctx)
     routed = tuple(i.memory.id for i in pack.items if i.disclosure != "related")
-    prereqs: set[str] = set()
-    dependents: set[str] = set()
-    for mid in routed:
-        if mid in graph:
-            prereqs |= nx.ancestors(graph, mid)
-            dependents |= nx.descendants(graph, mid)
+    dependents_of: dict[str, list[str]] = {}
+    for dep, mid in report.edges:
+        dependents_of.setdefault(dep, []).append(mid)
+    prereqs = layering.reachable(routed, deps)
+    dependents = layering.reachable(routed, dependents_of)
     return GraphReport(**{**report.__dict__, "topic": topic, "routed": routed,
                           "prerequisites": tuple(sorted(prereqs)),
                           "dependents": tuple(sorted(dependents - set(routed)))})
@@ -102,6 +91,9 @@ def format_text(report: GraphReport) -> str:
     lines = [f"engram graph: {report.memories} memories, {len(report.layers)} layers"]
     for n, layer in enumerate(report.layers):
         lines.append(f"layer {n}: {', '.join(layer)}")
+    if report.edges:
+        lines.append("edges (prerequisite -> dependent):")
+        lines += [f"  {dep} -> {mid}" for dep, mid in report.edges]
     if report.missing:
         lines.append("missing prerequisites:")
         lines += [f"  {dep} (required by {mid})" for mid, dep in report.missing]

@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -30,7 +31,14 @@ from engram.hosts.base import (
     Host,
 )
 from engram.records import TYPE_CHECKING, record
-from engram.state import SessionState, locked_session, memory_key, read_state, session_file
+from engram.state import (
+    SessionState,
+    StateLocked,
+    locked_session,
+    memory_key,
+    read_state,
+    session_file,
+)
 
 if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay import-cheap
     from typing import Any
@@ -163,7 +171,12 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
     state_dir = ctx.state_dir
     handler = _HANDLERS.get(event.kind, _ignored)
     run = _Run(host, event, base, ctx)
-    outcome = handler(run)
+    try:
+        outcome = handler(run)
+    except StateLocked as exc:
+        # Fail open by printing nothing: what is not delivered now is not recorded either, so a
+        # later event still brings it, whereas delivering unrecorded would send it twice.
+        outcome = _Outcome(entry={"note": str(exc)}, stderr=(f"engram: {exc}",))
 
     def log(chars: int) -> None:
         if not outcome.log or state_dir is None:
@@ -228,20 +241,38 @@ def _session_start(run: _Run) -> _Outcome:
     from engram.pipeline import session_start
 
     pack, visible = session_start(run.base, run.ctx)
-    index = index_line(visible)
+    native = _managed_keys(run)
+    # The delivered set mirrors the model's context: a new session, /clear and a compaction
+    # start it over; a resume that restored the transcript (hook text included) keeps it.
+    kept = run.event.source in run.host.keeps_context_on
+    index = None if kept else index_line(visible)  # a kept context has the index line already
     with run.session() as state:
-        state.reset()
-        state.last_pack = []
-        if not pack.items and index is None:
-            return _Outcome(entry={"note": "no memories"})
+        if not kept:
+            state.reset()
+            state.last_pack = []
+        state.delivered.update(native)  # the host's own instruction file holds these
+        keys = _keys(pack)
+        already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
+        if all(i.memory.id in already for i in pack.items) and index is None:
+            note = f"{run.event.source}: context kept" if kept else "no memories"
+            return _Outcome(entry={"note": note, "already": tuple(already)})
 
         def head(parts: RenderedParts) -> str:
-            lines = [proof_line(run.host, parts)] if parts.bodies or parts.cards else []
+            lines = [proof_line(run.host, parts, already)] if parts.bodies or parts.cards else []
             return "\n".join([*lines, *([index] if index else [])])
 
-        rendered = fit(run.host, pack, head=head)
+        rendered = fit(run.host, pack, omit_ids=already, head=head)
         _record(state, pack, rendered)
     return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
+
+
+def _managed_keys(run: _Run) -> set[str]:
+    """The memories the host's own instruction file holds (the managed section `engram hooks
+    sync` writes): the host loads that file itself, so they count as delivered; sending them
+    too would put each body in the context twice."""
+    from engram.managed import keys_in
+
+    return keys_in(run.project, run.host.name) if run.project is not None else set()
 
 
 def _prompt(run: _Run) -> _Outcome:
@@ -318,16 +349,11 @@ def _instructions_loaded(run: _Run) -> _Outcome:
 
 
 def _pre_compact(run: _Run) -> _Outcome:
-    with run.session() as state:
-        ids = sorted({key.split("@", 1)[0] for key in state.delivered})
-        state.reset()
-    if not ids:
-        return _Outcome(entry={"note": "reset"})
-    # Claude appends this to its compaction instructions (other hosts print nothing): keep the
-    # ids so the summary says what was in use, but not the text, which is sent again afterwards.
-    text = ("Keep the ids of the engram memories in use in the summary: " + ", ".join(ids)
-            + ". Do not copy their text; engram sends it again after compaction.")
-    return _Outcome(text=text, entry={"note": "reset"})
+    # A compaction request is not a compaction: Claude fires PreCompact for a /compact it then
+    # refuses ("Not enough messages"), Gemini fires PreCompress before every model call. Only
+    # the SessionStart that follows a real compaction (source `compact`) resets the set. Nothing
+    # is printed: Claude shows PreCompact stdout in the transcript with the hook's command line.
+    return _Outcome(entry={"note": "compaction requested: delivered set kept"})
 
 
 _HANDLERS: dict[str, Callable[[_Run], _Outcome]] = {
@@ -460,3 +486,20 @@ def index_line(memories: Sequence[Memory]) -> str | None:
               for kind in ("rule", "skill", "knowledge")}
     return (f"engram: {len(memories)} memories available (rules {counts['rule']}, "
             f"skills {counts['skill']}, knowledge {counts['knowledge']}); routed per prompt")
+
+
+def run_process(host_name: str) -> int:
+    """A hook process from end to end: stdin to stdout, always exit 0 (the contract: a hook
+    must never break its host), unless ENGRAM_HOOK_STRICT=1 asks for the traceback."""
+    try:
+        result = run_hook(host_name, sys.stdin.buffer.read())
+        if result.stdout:
+            sys.stdout.write(result.stdout)
+            sys.stdout.flush()
+        for line in result.stderr:
+            print(line, file=sys.stderr)
+    except BaseException as exc:  # noqa: BLE001 - fail open is the contract
+        if os.environ.get("ENGRAM_HOOK_STRICT") == "1":
+            raise
+        print(f"engram: hook failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+    return 0

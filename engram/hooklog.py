@@ -14,6 +14,7 @@ from pathlib import Path
 
 from engram.fsutil import file_lock
 from engram.records import TYPE_CHECKING, record
+from engram.state import LOCK_WAIT_SECONDS
 
 if TYPE_CHECKING:
     from typing import Any
@@ -69,7 +70,9 @@ def append(state_dir: Path, entry: LogEntry) -> None:
     state_dir.mkdir(parents=True, exist_ok=True)
     path = state_dir / LOG_NAME
     line = json.dumps(entry.to_json(), ensure_ascii=False, sort_keys=True) + "\n"
-    with file_lock(state_dir / "log.lock"):
+    # Bounded like the session lock: a hung holder raises TimeoutError (an OSError), which the
+    # hook treats as a log it cannot write, never as a reason to stall the host.
+    with file_lock(state_dir / "log.lock", timeout=LOCK_WAIT_SECONDS):
         with contextlib.suppress(OSError):
             if path.stat().st_size > MAX_LOG_BYTES:
                 os.replace(path, state_dir / "log.1.jsonl")
@@ -117,10 +120,13 @@ def format_entries(entries: Iterable[LogEntry]) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def entries_for(cwd: str = ".", *, session: str | None = None,
-                limit: int | None = 20) -> list[LogEntry]:
-    """`engram hooks log`: the log of the workspace around `cwd` (global state without one)."""
+def entries_for(cwd: str = ".", *, session: str | None = None, limit: int | None = 20,
+                workspace: str | None = None) -> list[LogEntry]:
+    """`engram hooks log`: the last `limit` calls, newest first, of the workspace around `cwd`
+    (or `workspace`; global state without one)."""
     from engram.pipeline import Request, resolve
 
-    state_dir = resolve(Request(cwd=cwd)).state_dir
-    return [] if state_dir is None else read(Path(state_dir), session=session, limit=limit)
+    state_dir = resolve(Request(cwd=cwd, workspace=workspace)).state_dir
+    if state_dir is None:
+        return []
+    return read(Path(state_dir), session=session, limit=limit)[::-1]

@@ -34,6 +34,7 @@ from engram.discover import (
 )
 from engram.errors import IndexWriteError
 from engram.fsutil import file_lock
+from engram.layers import layers as dependency_layers
 from engram.model import Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.records import TYPE_CHECKING, NamedTuple, as_dict, field_types
@@ -233,12 +234,27 @@ class _Stored(NamedTuple):
     signature: array[int]
 
 
+def winner_order(memory_id: str, rel: str) -> tuple[int, int, str]:
+    """Which of several files with one id wins (smallest first): a file named after its id,
+    then the shallowest, then the lexically first path. A stray copy (`x (copy).md`,
+    `old/rules/x.md`) so never replaces `rules/x.md`, whatever its name sorts like."""
+    named = rel == f"{memory_id}.md" or rel.endswith(f"/{memory_id}.md")
+    return (0 if named else 1, rel.count("/"), rel)
+
+
+# winner_order in SQL, for the incremental refresh and the problem report
+_WINNER_SQL = ("(SELECT m2.rel FROM memories m2 WHERE m2.id = {outer}.id ORDER BY"
+               " CASE WHEN m2.rel = m2.id || '.md' OR substr(m2.rel, -length(m2.id) - 4)"
+               " = '/' || m2.id || '.md' THEN 0 ELSE 1 END,"
+               " length(m2.rel) - length(replace(m2.rel, '/', '')), m2.rel LIMIT 1)")
+
+
 def _winners(stored: list[_Stored]) -> tuple[list[_Stored], list[int]]:
-    """The memory each id resolves to (lexically first path) and the keys of the others."""
+    """The memory each id resolves to (`winner_order`) and the keys of the others."""
     best: dict[str, _Stored] = {}
     for row in stored:
         held = best.get(row.id)
-        if held is None or row.rel < held.rel:
+        if held is None or winner_order(row.id, row.rel) < winner_order(held.id, held.rel):
             best[row.id] = row
     keys = {row.key for row in best.values()}
     return list(best.values()), [row.key for row in stored if row.key not in keys]
@@ -527,7 +543,7 @@ class ScopeIndex:
             winners, losers = _winners(delta.stored)
             conn.executemany("UPDATE memories SET active=0 WHERE mem=?",
                              ((key,) for key in sorted(losers)))
-            depths = dependency_depths({w.id: w.depends_on for w in winners},
+            depths = dependency_layers({w.id: w.depends_on for w in winners},
                                        {w.id: w.level for w in winners})
             conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                              ((depths[w.id], w.key) for w in winners if depths[w.id]))
@@ -536,8 +552,8 @@ class ScopeIndex:
                      for keys in delta.buckets.values() if len(keys) > 1)
             assign_groups(conn, connect(mates, {w.id: w.signature for w in winners}))
             return
-        conn.executemany("UPDATE memories SET active = (rel = (SELECT min(m2.rel) FROM"
-                         " memories m2 WHERE m2.id = memories.id)) WHERE id=?",
+        conn.executemany("UPDATE memories SET active = (rel = "
+                         + _WINNER_SQL.format(outer="memories") + ") WHERE id=?",
                          ((mid,) for mid in sorted(delta.ids)))
         if delta.structure:
             self._recompute_depths()
@@ -557,7 +573,7 @@ class ScopeIndex:
             levels[mid] = values[level_at] or 0
             keys[mid] = key
             old[mid] = depth
-        depths = dependency_depths(deps, levels)
+        depths = dependency_layers(deps, levels)
         conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                          ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
 
@@ -664,10 +680,11 @@ class ScopeIndex:
         for (raw,) in self.conn.execute("SELECT problems FROM files WHERE problems != '[]'"):
             out.extend(Problem(**p) for p in json.loads(raw))
         for mid, rel, winner in self.conn.execute(
-                "SELECT m.id, m.rel, (SELECT min(m2.rel) FROM memories m2 WHERE m2.id = m.id)"
-                " FROM memories m WHERE m.active=0"):
+                "SELECT m.id, m.rel, " + _WINNER_SQL.format(outer="m")
+                + " FROM memories m WHERE m.active=0"):
             out.append(Problem(rel, 1, "id", f"duplicate id '{mid}' (also in {winner}, which "
-                                           "wins as the lexically first path)"))
+                                           "wins: a file named after its id, then the "
+                                           "shallowest path, then the first by name)"))
             out.append(Problem(winner, 1, "id", f"duplicate id '{mid}' (also in {rel}); "
                                               "this file wins", "warning"))
         out.sort(key=lambda p: (p.path, p.line, p.field, p.message))
@@ -877,34 +894,6 @@ def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, 
     except OSError as exc:
         return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")]
     return parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel)
-
-
-def dependency_depths(deps: dict[str, tuple[str, ...]], levels: dict[str, int]) -> dict[str, int]:
-    """Layer of each memory: max(level, 1 + deepest present prerequisite); cycles are cut.
-
-    Iterative DFS in sorted order, so the result never depends on dictionary order.
-    """
-    depth: dict[str, int] = {}
-    on_stack: set[str] = set()
-    for start in sorted(deps):
-        if start in depth:
-            continue
-        stack: list[tuple[str, int]] = [(start, 0)]
-        while stack:
-            node, i = stack.pop()
-            if i == 0:
-                on_stack.add(node)
-            prereqs = [p for p in deps.get(node, ()) if p in deps]
-            if i < len(prereqs):
-                stack.append((node, i + 1))
-                nxt = prereqs[i]
-                if nxt not in depth and nxt not in on_stack:
-                    stack.append((nxt, 0))
-                continue
-            below = [depth[p] + 1 for p in prereqs if p in depth]
-            depth[node] = max([levels.get(node, 0), *below])
-            on_stack.discard(node)
-    return depth
 
 
 def _connect(db_path: str) -> sqlite3.Connection:

@@ -22,8 +22,10 @@ from engram.hosts.base import Host
 
 PROJECT = "project"
 GLOBAL = "global"
-CODEX_TRUST_NOTE = ("Codex runs new or changed hooks only once trusted: open /hooks in Codex and "
-                    "trust engram's entries (codex exec needs --dangerously-bypass-hook-trust)")
+CODEX_TRUST_NOTE = ("Codex runs new or changed hooks only once trusted: a project's hooks need "
+                    "the project trusted and each hook trusted; open /hooks in Codex and trust "
+                    "engram's entries (codex exec needs --dangerously-bypass-hook-trust)")
+CODEX_TRUST_HOW = "open /hooks in Codex and trust engram's entries"
 CURSOR_DOUBLE_NOTE = ("Cursor also runs Claude Code hooks when third-party configs are enabled: "
                       "with both installed, engram may inject twice in Cursor")
 
@@ -186,8 +188,19 @@ def _merge(config: dict[str, Any], host: Host, desired: dict[str, Any]) -> dict[
 def config_path(host_name: str, *, project_dir: Path, global_: bool = False,
                 home: Path | None = None) -> Path:
     host = get_host(host_name)
+    if global_ and host_name == "codex":
+        return codex_home(home) / "hooks.json"
     base = (home if home is not None else Path.home()) if global_ else project_dir
     return base / host.config_file
+
+
+def codex_home(home: Path | None = None) -> Path:
+    """Where Codex keeps its user config: `$CODEX_HOME` when set (Codex's own rule), else
+    `~/.codex`."""
+    value = os.environ.get("CODEX_HOME")
+    if value:
+        return Path(value).expanduser()
+    return (home if home is not None else Path.home()) / ".codex"
 
 
 def _read_config(path: Path) -> dict[str, Any] | None:
@@ -260,7 +273,7 @@ def _sync_note(project_dir: Path, host_name: str) -> list[str]:
     from engram.sync import sync_rules
 
     try:
-        report = sync_rules(str(project_dir), hosts=(host_name,))
+        report = sync_rules(str(project_dir), hosts=(host_name,), sections=False)
     except EngramError as exc:
         return [f"native rule files not written: {exc}"]
     if report.written or report.removed:
@@ -351,7 +364,7 @@ def _problems(name: str, host: Host, path: Path, config: dict[str, Any], project
         problems.append(f"entries differ from what this engram writes "
                         f"(run engram hooks install {name}{' --global' if global_ else ''})")
     if name == "codex":
-        problems.append(_codex_trust(path, home))
+        problems.extend(_codex_trust(path, hooks, project_dir, home, global_))
     if name == "cursor" and _claude_and_cursor(project_dir, home):
         problems.append(CURSOR_DOUBLE_NOTE)
     if not global_ and host.native_rule_dir is not None:
@@ -375,28 +388,81 @@ def _owns(entry: Any, host: Host) -> bool:
     return isinstance(entry, dict) and any(is_engram_handler(h) for h in entry.get("hooks", []))
 
 
-def _codex_trust(path: Path, home: Path | None) -> str:
+# Codex's hook trust keys: `<hooks.json path>:<event in snake case>:<group>:<handler>`.
+_CODEX_EVENT_KEYS = {"SessionStart": "session_start", "UserPromptSubmit": "user_prompt_submit",
+                     "PreToolUse": "pre_tool_use", "SubagentStart": "subagent_start",
+                     "PreCompact": "pre_compact"}
+
+
+def _codex_trust(path: Path, hooks: dict[str, Any], project_dir: Path, home: Path | None,
+                 global_: bool) -> list[str]:
+    """What Codex still needs before it runs engram's hooks from `path`, read from
+    `$CODEX_HOME/config.toml`: the project trusted (project hooks only) and every hook trusted.
+
+    Codex checks a recorded hook's hash against the current entry; the hash is Codex's own, so a
+    recorded trust is taken as given (re-installing the same command keeps it valid)."""
     import tomllib
 
-    toml_path = (home if home is not None else Path.home()) / ".codex" / "config.toml"
+    toml_path = codex_home(home) / "config.toml"
     try:
         data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         data = {}
-    hooks = data.get("hooks")
-    state = hooks.get("state") if isinstance(hooks, dict) else None
-    trusted = [key for key in (state or {}) if isinstance(key, str) and key.startswith(str(path))]
-    if trusted:
-        return (f"Codex has trust recorded for {len(trusted)} hook(s) of this file; a changed "
-                "command needs trusting again in /hooks")
-    return "not trusted yet: " + CODEX_TRUST_NOTE
+    missing: list[str] = []
+    if not global_ and not _codex_project_trusted(data, project_dir):
+        missing.append(f'the project is not trusted (no [projects."{project_dir}"] '
+                       'trust_level = "trusted")')
+    hooks_table = data.get("hooks")
+    state = hooks_table.get("state") if isinstance(hooks_table, dict) else None
+    state = state if isinstance(state, dict) else {}
+    keys = _codex_hook_keys(path, hooks)
+    untrusted = [event for event, key in keys if not _trusted_key(state, key)]
+    if untrusted:
+        missing.append(f"no hook trust recorded for {len(untrusted)} of {len(keys)} hooks "
+                       f"({', '.join(untrusted)}; [hooks.state.\"<key>\"] trusted_hash)")
+    if not missing:
+        return []
+    return [f"not trusted yet: Codex skips these hooks: {'; and '.join(missing)} in "
+            f"{toml_path}: {CODEX_TRUST_HOW}"]
+
+
+def _codex_project_trusted(data: dict[str, Any], project_dir: Path) -> bool:
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return False
+    candidates = {str(project_dir), str(project_dir.resolve())}
+    root = next((d for d in (project_dir, *project_dir.parents) if (d / ".git").exists()), None)
+    if root is not None:
+        candidates.add(str(root))  # inside a git repository Codex trusts the repository root
+    return any(isinstance(projects.get(c), dict) and projects[c].get("trust_level") == "trusted"
+               for c in candidates)
+
+
+def _codex_hook_keys(path: Path, hooks: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """(event, the trust keys Codex may file it under) for each of engram's handlers."""
+    out: list[tuple[str, list[str]]] = []
+    for event, groups in hooks.items():
+        if not isinstance(groups, list) or event not in _CODEX_EVENT_KEYS:
+            continue
+        for g, group in enumerate(groups):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if is_engram_handler(handler):
+                    out.append((event, [f"{p}:{_CODEX_EVENT_KEYS[event]}:{g}:{h}"
+                                        for p in dict.fromkeys((str(path), str(path.resolve())))]))
+    return out
+
+
+def _trusted_key(state: dict[str, Any], keys: list[str]) -> bool:
+    return any(isinstance(state.get(k), dict) and isinstance(state[k].get("trusted_hash"), str)
+               and state[k]["trusted_hash"] for k in keys)
 
 
 def _native_problems(project_dir: Path, name: str) -> list[str]:
     from engram.sync import sync_rules
 
     try:
-        report = sync_rules(str(project_dir), check=True, hosts=(name,))
+        report = sync_rules(str(project_dir), check=True, hosts=(name,), sections=False)
     except EngramError:
         return []  # no workspace here: no native rules to keep in step
     if report.ok:

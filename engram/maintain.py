@@ -5,12 +5,14 @@ Each returns values or raises EngramError; printing and exit codes belong to the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from engram.errors import EngramError, UnknownIdError
 from engram.graph import analyze
-from engram.model import Problem
+from engram.model import WORKSPACE, Memory, Problem
+from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
 from engram.pipeline import Request, Scopes, resolve
 from engram.stale import SourcesLock
@@ -22,26 +24,69 @@ def check(request: Request) -> list[Problem]:
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
+        records = scopes.all_records()
         paths = {r.memory.id: scopes.display(scopes.indexes[n], r.memory.rel_path)
-                 for r, n in scopes.all_records()}
+                 for r, n in records}
+        files = {r.memory.id: scopes.indexes[n].root / r.memory.rel_path for r, n in records}
+        problems += _source_problems([(r.memory, scopes.indexes[n].root) for r, n in records],
+                                     paths, files)
     finally:
         scopes.close()
     report = analyze(request)
     for mid, dep in report.missing:
-        problems.append(Problem(paths[mid], 1, "depends_on",
+        problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"), "depends_on",
                                 f"prerequisite '{dep}' does not exist (loads without it)",
                                 "warning"))
     for cycle in report.cycles:
         for mid in cycle:
             others = ", ".join(m for m in cycle if m != mid) or mid
-            problems.append(Problem(paths[mid], 1, "depends_on",
-                                    f"dependency cycle with {others}"))
+            problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"),
+                                    "depends_on", f"dependency cycle with {others}"))
     for group in report.duplicates:
         for mid in group:
             others = ", ".join(m for m in group if m != mid)
             problems.append(Problem(paths[mid], 1, "body",
                                     f"near-duplicate of {others} (a pack holds one)", "warning"))
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
+
+
+def _source_problems(memories: list[tuple[Memory, Path]], paths: dict[str, str],
+                     files: dict[str, Path]) -> list[Problem]:
+    """A `sources` entry that does not exist, and each source changed since `engram verify`
+    recorded it (the memory is stale: review it, then verify). Each workspace layer's sources
+    are relative to its own project folder and recorded in its own sources.lock."""
+    locks: dict[Path, SourcesLock] = {}
+    out: list[Problem] = []
+    for memory, root in memories:
+        if memory.scope != WORKSPACE or not memory.sources:
+            continue
+        lock = locks.setdefault(root, SourcesLock(root))
+        line = key_line(files[memory.id], "sources")
+        for source in memory.sources:
+            if not (root.parent / source).exists():
+                out.append(Problem(paths[memory.id], line, "sources",
+                                   f"{source} does not exist", "warning"))
+            elif source in lock.changed(memory):
+                out.append(Problem(paths[memory.id], line, "sources",
+                                   f"{source} changed since it was recorded: the memory is "
+                                   f"stale (review it, then run engram verify {memory.id})",
+                                   "warning"))
+    return out
+
+
+def key_line(path: Path, key: str) -> int:
+    """The 1-based line of a top-level frontmatter key, so a problem points at it (1 if absent)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read(MAX_FILE_BYTES).splitlines()
+    except OSError:
+        return 1
+    for number, text in enumerate(lines[1:], start=2):
+        if text.rstrip() in ("---", "..."):
+            break
+        if re.match(rf"{re.escape(key)}\s*:", text):
+            return number
+    return 1
 
 
 @dataclass(frozen=True)
@@ -126,20 +171,31 @@ _IGNORE = """# gitignore syntax: memories matched here are invisible to engram (
 # drafts/
 """
 
+# The examples would otherwise route on real prompts ("cut a release" got example-skill).
+_IGNORE_EXAMPLES = """
+# The examples engram init wrote: ignored, so they never reach an agent. Delete these lines to
+# try them (engram load --dry-run "cut a release"), or delete the files.
+""" + "".join(f"{rel}\n" for rel in sorted(_EXAMPLES))
+
 _GITIGNORE = """# engram's derived data: rebuilt on demand, never committed
 .cache/
 .state/
 """
 
 
-def init(project_dir: Path) -> list[Path]:
-    """Create `.engram/` with a README, one example per type, `.engramignore`, `.gitignore`.
+def init(project_dir: Path, examples: bool = True) -> list[Path]:
+    """Create `.engram/` with a README, `.engramignore`, `.gitignore` and, unless `examples` is
+    False, one example per type, listed in the new `.engramignore` so they stay inert.
 
-    Never overwrites: existing files are left as they are. Returns the files created.
+    Never overwrites: existing files are left as they are (and with an `.engramignore` already
+    there, no examples are written: nothing would keep them out of real packs). Returns the
+    files created.
     """
     root = project_dir / SCOPE_DIRNAME
-    files = {"README.md": _README, ".engramignore": _IGNORE, ".gitignore": _GITIGNORE,
-             **_EXAMPLES}
+    examples = examples and not (root / ".engramignore").exists()
+    files = {"README.md": _README, ".gitignore": _GITIGNORE,
+             ".engramignore": _IGNORE + (_IGNORE_EXAMPLES if examples else ""),
+             **(_EXAMPLES if examples else {})}
     created: list[Path] = []
     for rel, text in sorted(files.items()):
         path = root / rel

@@ -105,6 +105,7 @@ class Candidate:
     excluded: str | None = None  # reason, or None when related
     excluded_detail: str = ""
     rank: int = 0  # 1-based position among related memories; 0 when not ranked
+    layer: str | None = None  # the nested scope's folder, when several workspace layers apply
 
 
 @record

@@ -9,6 +9,7 @@ import bisect
 import datetime as dt
 import difflib
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -164,7 +165,11 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
             node = loader.get_single_node()
         except yaml.MarkedYAMLError as exc:
             problem = exc.problem or exc.context or "cannot be parsed"
-            report.error(line_of(exc.problem_mark), "frontmatter", f"YAML syntax error: {problem}")
+            line = line_of(exc.problem_mark)
+            lines = source.split("\n")
+            text = lines[line - 2] if 0 <= line - 2 < len(lines) else ""
+            report.error(line, "frontmatter",
+                         f"YAML syntax error: {problem}{_yaml_hint(problem, text)}")
             return None
         except RecursionError:
             report.error(1, "frontmatter", "YAML nested too deeply to read")
@@ -220,6 +225,35 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
         return fields
     finally:
         loader.dispose()
+
+
+_QUOTE_STARTS = tuple("*&!@`%{|>")
+# Keys other tools' rule files use, and where engram keeps the same meaning (engram import
+# converts whole files).
+_FOREIGN_KEYS = {
+    "description": "; engram calls it summary",
+    "globs": "; engram calls it applies_to (a list of globs)",
+    "applyTo": "; engram calls it applies_to (a list of globs)",
+    "paths": "; engram calls it applies_to (a list of globs)",
+    "alwaysApply": "; engram writes `load: always`",
+    "name": "; engram calls it id",
+}
+
+
+def _yaml_hint(problem: str, line: str) -> str:
+    """What to write instead, for the YAML mistakes people make in frontmatter."""
+    key, sep, value = line.partition(":")
+    value = value.strip()
+    quoted = f'{key.strip()}: {json.dumps(value, ensure_ascii=False)}' if sep and value else ""
+    if "expected ',' or ']'" in problem or "sequence entries are not allowed" in problem:
+        return "; write a list as [a, b] (closed) or one `- item` per line below the key"
+    if "mapping values are not allowed" in problem and quoted:
+        return f"; quote it (a value holding `: ` must be quoted): {quoted}"
+    if value.startswith(_QUOTE_STARTS) and quoted:
+        return f"; quote it (a value starting with {value[0]} must be quoted): {quoted}"
+    if "end of stream" in problem and value.count('"') % 2:
+        return "; close the quote"
+    return ""
 
 
 def _first_line(text: str) -> str:
@@ -439,7 +473,7 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     check = _Validator(fields, report)
     for key in fields.values:
         if key not in KNOWN_KEYS:
-            hint = _suggest(key, KNOWN_KEYS)
+            hint = _FOREIGN_KEYS.get(key) or _suggest(key, KNOWN_KEYS)
             report.warning(fields.line(key), _shown_key(key), "unknown key, ignored" + hint)
 
     ident = check.identifier("id") if check.required("id") else None

@@ -59,6 +59,24 @@ def find_project(cwd: str | os.PathLike[str], explicit: str | None = None) -> Pa
     return None
 
 
+def outer_projects(project: Path) -> list[Path]:
+    """Folders above `project` that hold a `.engram/` too, nearest first: their memories layer
+    under the nearer ones, the way nested AGENTS.md files combine. The search stops at the
+    repository root (the folder holding `.git`), so a checkout never picks up a stranger's
+    folder above it, and never takes the global root for a layer."""
+    glob_root = global_root()
+    found: list[Path] = []
+    if (project / ".git").exists():
+        return found
+    for folder in project.resolve().parents:
+        candidate = folder / SCOPE_DIRNAME
+        if candidate.is_dir() and not _same_dir(candidate, glob_root):
+            found.append(folder)
+        if (folder / ".git").exists():
+            break
+    return found
+
+
 def _writable_dir(path: Path) -> bool:
     try:
         path.mkdir(parents=True, exist_ok=True)

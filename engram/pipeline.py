@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from functools import cached_property, wraps
 from pathlib import Path
 
-from engram import expand, rank, records, route
+from engram import expand, rank, records, report, route
 from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write
@@ -29,7 +29,14 @@ from engram.index import (
     unpack_lengths,
 )
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
-from engram.paths import SCOPE_DIRNAME, STATE_DIRNAME, derived_dir, find_project, global_root
+from engram.paths import (
+    SCOPE_DIRNAME,
+    STATE_DIRNAME,
+    derived_dir,
+    find_project,
+    global_root,
+    outer_projects,
+)
 from engram.records import TYPE_CHECKING
 from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
@@ -66,6 +73,7 @@ class Request:
     record_fetch: bool = True
     budget_tokens: int | None = None  # None = config `load.budget_tokens`
     explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
+    layers: bool = True  # also the `.engram/` folders above the workspace (nested scopes)
 
 
 @records.record
@@ -80,6 +88,7 @@ class Context:
     today: str
     role: str | None
     cwd: Path
+    outer_dirs: tuple[Path, ...] = ()  # project dirs of the layers above, nearest first
 
     def can_see(self, memory: Memory) -> bool:
         """In its lifecycle window today and visible to the active role."""
@@ -106,20 +115,30 @@ def resolve(request: Request) -> Context:
     state_root = engram_dir or (home if home.is_dir() else None)
     state_dir = derived_dir(state_root, STATE_DIRNAME) if state_root is not None else None
     role = request.role or os.environ.get("ENGRAM_ROLE") or None
-    return Context(project, engram_dir, global_dir, config, state_dir, today(), role, cwd)
+    outer = tuple(outer_projects(project)) if project is not None and request.layers else ()
+    return Context(project, engram_dir, global_dir, config, state_dir, today(), role, cwd, outer)
 
 
 class Scopes:
-    """The opened, refreshed indexes: workspace first (scope rank 0), then global (rank 1)."""
+    """The opened, refreshed indexes, nearest first: the workspace (scope rank 0), the
+    `.engram/` folders above it (nested scopes), then global. An id resolves to the nearest."""
 
     def __init__(self, ctx: Context, force: bool = False) -> None:
         self.ctx = ctx
         self.indexes: list[ScopeIndex] = []
-        for root, scope in ((ctx.engram_dir, WORKSPACE), (ctx.global_dir, GLOBAL)):
+        # The project folder of each outer layer (None for the others), and the request's
+        # paths relative to each index's folder when there are outer layers.
+        self.dirs: list[Path | None] = []
+        self.touched: list[list[str]] = []
+        layers: list[tuple[Path | None, str, Path | None]] = [(ctx.engram_dir, WORKSPACE, None)]
+        layers += [(outer / SCOPE_DIRNAME, WORKSPACE, outer) for outer in ctx.outer_dirs]
+        layers.append((ctx.global_dir, GLOBAL, None))
+        for root, scope, folder in layers:
             if root is not None:
                 index = ScopeIndex.open(root, scope)
                 index.refresh(force=force)
                 self.indexes.append(index)
+                self.dirs.append(folder)
         self._visible: dict[str, tuple[Memory, int] | None] = {}
 
     def close(self) -> None:
@@ -127,10 +146,27 @@ class Scopes:
             index.close()
 
     def root_of(self, memory: Memory) -> Path:
-        for index in self.indexes:
-            if index.scope == memory.scope:
-                return index.root
+        return self.index_of(memory).root
+
+    def index_of(self, memory: Memory) -> ScopeIndex:
+        """The index a memory came from (nested layers share the workspace scope label)."""
+        same = [index for index in self.indexes if index.scope == memory.scope]
+        if len(same) > 1:
+            for index in same:
+                hit = index.keys_by_id([memory.id])
+                if memory.id in hit and index.records([hit[memory.id]])[
+                        hit[memory.id]].memory.sha256 == memory.sha256:
+                    return index
+        if same:
+            return same[0]
         raise KeyError(memory.scope)
+
+    def layer_label(self, scope_rank: int) -> str | None:
+        """How dry-run names a nested layer (its folder, relative to where the command runs);
+        None with a single workspace layer, where `ws` says it all."""
+        if not self.ctx.outer_dirs or self.indexes[scope_rank].scope != WORKSPACE:
+            return None
+        return os.path.relpath(self.indexes[scope_rank].root, self.ctx.cwd)
 
     def find(self, memory_id: str) -> tuple[Record, int] | None:
         """The winning record for an id (workspace shadows global), with its scope rank."""
@@ -211,8 +247,8 @@ class _Scored:
         return self.record
 
 
-def _relative_paths(ctx: Context, paths: Iterable[str]) -> list[str]:
-    base = ctx.workspace_dir
+def _relative_paths(ctx: Context, paths: Iterable[str], base: Path | None = None) -> list[str]:
+    base = base or ctx.workspace_dir
     out: list[str] = []
     for raw in paths:
         path = Path(raw)
@@ -267,10 +303,11 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     doc_freq: Counter[str] = Counter()
     doc_count = 0
     weighted_total = 0.0
-    for index in scopes.indexes:
+    for n, index in enumerate(scopes.indexes):
         ev: dict[int, route.Evidence] = {}
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
+        here = scopes.touched[n] if scopes.touched and touched else touched
         scored_count, totals = index.scoring_stats()
         if anchors and not path_only:
             postings = index.postings(anchors)
@@ -279,10 +316,10 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
                 doc_freq[term] += route.doc_freq(rows, negations)
             route.gather(postings, weights, ev, lens, aside if drop_weak else None,
                          default_weights)
-        if touched:
+        if here:
             set_aside: dict[int, tuple[str, route.Row]] | None = None
             for key, globs in index.path_globbed():
-                if route.path_matches(((r, i) for r, i in globs), touched):
+                if route.path_matches(((r, i) for r, i in globs), here):
                     if key not in ev and aside:
                         if set_aside is None:
                             set_aside = route.weak_index(aside)
@@ -363,9 +400,11 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
 
 
 def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence]) -> set[int]:
-    """Keys of a global scope's candidates whose id a workspace memory also has."""
+    """Keys of an outer layer's or the global scope's candidates whose id a nearer scope has."""
     ids = scopes.indexes[scope_rank].ids_of(ev)
-    present = scopes.indexes[0].present_ids(ids.values())
+    present: set[str] = set()
+    for nearer in scopes.indexes[:scope_rank]:
+        present |= set(nearer.present_ids(ids.values()))
     return {key for key, mid in ids.items() if mid in present}
 
 
@@ -544,7 +583,8 @@ def _mark_duplicates(scored: list[_Scored]) -> None:
             kept[slot] = item.rec.memory.id
 
 
-def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Candidate:
+def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None,
+               layer: str | None = None) -> Candidate:
     ev = item.evidence
     matched = tuple(sorted((f, t) for t, fs in ev.fields.items() for f in fs))
     return Candidate(
@@ -552,7 +592,7 @@ def _candidate(item: _Scored, rank_no: int = 0, reason: str | None = None) -> Ca
         multipliers=tuple(item.multipliers), score=item.score,
         matched=matched, path_match=ev.path_match, anchors_matched=ev.anchors_matched,
         strong_match=ev.strong, stale=item.stale, excluded=reason or item.excluded,
-        excluded_detail=item.detail, rank=rank_no)
+        excluded_detail=item.detail, rank=rank_no, layer=layer)
 
 
 # -- the pack -----------------------------------------------------------------------------------
@@ -588,6 +628,13 @@ def load(request: Request, context: Context | None = None) -> tuple[Pack, Render
     return pack, render_pack(pack, budget_tokens=budget)
 
 
+def load_answer(request: Request, mode: str = "text") -> tuple[str, list[str]]:
+    """Everything `engram load` says for a request: (stdout text, stderr lines). The click
+    command and the console entry's click-free shortcut both print this, so they cannot drift."""
+    pack, rendered = load(request)
+    return report.load_output(pack, rendered, mode), report.stderr_lines(pack)
+
+
 @_rebuilds_corrupt_index
 def build_pack(request: Request, context: Context | None = None) -> Pack:
     """The pack for a request. `context` is `resolve(request)` when the caller already has it
@@ -605,7 +652,7 @@ def _build(ctx: Context, request: Request) -> Pack:
             if not changed:
                 return pack
             for memory in changed:
-                index = next(i for i in scopes.indexes if i.scope == memory.scope)
+                index = scopes.index_of(memory)
                 index.invalidate(memory.rel_path)
                 index.refresh()
             scopes._visible.clear()
@@ -622,6 +669,9 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     anchors = () if request.path_only else query_anchors(request.query)
     procedural = is_procedural(request.query)
     touched = _relative_paths(ctx, request.paths)
+    # an outer layer's applies_to is relative to its own folder
+    scopes.touched = [_relative_paths(ctx, request.paths, d) if d is not None else touched
+                      for d in scopes.dirs] if ctx.outer_dirs else []
     limit = None if request.all else (request.limit or config.load_limit)
     need = None if request.explain or limit is None else limit + RELATED_MAX + 1
     while True:
@@ -649,8 +699,9 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         bodies = {m.memory.id for m in selection.members}
     else:
         bodies = expand.body_ids(selection, expand_top)
-    by_id = {(s.rec.memory.scope, s.rec.memory.id): s for s in scored
-             if s.record is not None}  # keyed by scope too: a shadowed global shares the id
+    # keyed by scope and content too: a shadowed global or outer layer shares the id
+    by_id = {(s.rec.memory.scope, s.rec.memory.id, s.rec.memory.sha256): s for s in scored
+             if s.record is not None}
     ranks = expand.rank_order(selection)
     items: list[PackItem] = []
     changed: list[Memory] = []
@@ -670,7 +721,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
             excluded.append((memory.id, check.exclusion))
             withheld.extend((memory.id, f) for f in check.findings)
             continue
-        scored_item = by_id.get((memory.scope, memory.id))
+        scored_item = by_id.get((memory.scope, memory.id, memory.sha256))
         stale = scored_item.stale if scored_item else lock.is_stale(memory)
         prereq_of = member.prerequisite_of if isinstance(member, expand.Member) else None
         items.append(PackItem(memory, mode, member.score, _requires(memory, scopes), stale,
@@ -685,11 +736,12 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         if s.record is None:
             continue  # never ranked: below everything that can be shown
         mid = s.rec.memory.id
+        layer = scopes.layer_label(s.scope_rank)
         if s.excluded is None:
             cut = "limit" if mid in cut_ids else None
-            candidates.append(_candidate(s, position.get(mid, 0), cut))
+            candidates.append(_candidate(s, position.get(mid, 0), cut, layer))
         else:
-            candidates.append(_candidate(s))
+            candidates.append(_candidate(s, layer=layer))
     for mid, reason in excluded:
         candidates = [records.replace(c, excluded=reason) if c.memory.id == mid else c
                       for c in candidates]
@@ -812,11 +864,6 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
         return _visible_memories(ctx, scopes)
     finally:
         scopes.close()
-
-
-def session_pack(request: Request) -> Pack:
-    """What a new session starts with: `load: always` memories and foundation-level rules."""
-    return session_start(request)[0]
 
 
 @_rebuilds_corrupt_index

@@ -9,7 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from engram.records import NamedTuple
+from engram.errors import EngramError
+from engram.records import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 K1 = 1.5
 B = 0.75
@@ -83,11 +87,20 @@ def order_key(score: float, scope_rank: int, memory_id: str,
     return (-round(score, 9), not path_match, scope_rank, memory_id)
 
 
+def _okapi() -> Any:
+    """rank_bm25's BM25Okapi (numpy behind it: never on the load path). It is an optional
+    extra, since only the routing baseline and the tests use it."""
+    try:
+        from rank_bm25 import BM25Okapi
+    except ImportError as exc:
+        raise EngramError("the plain-BM25 baseline needs rank-bm25: "
+                          "pip install 'engram[bench]'") from exc
+    return BM25Okapi
+
+
 def reference_bm25(corpus: Sequence[Sequence[str]], query: Sequence[str]) -> list[float]:
     """Plain rank_bm25 scores with engram's IDF: the yardstick the fast scorer is tested on."""
-    from rank_bm25 import BM25Okapi  # numpy behind it: never on the load path
-
-    class ShiftedIdf(BM25Okapi):  # type: ignore[misc]
+    class ShiftedIdf(_okapi()):  # type: ignore[misc]
         def _calc_idf(self, nd: Mapping[str, int]) -> None:
             self.idf = {word: idf(self.corpus_size, freq) for word, freq in nd.items()}
 
@@ -97,9 +110,7 @@ def reference_bm25(corpus: Sequence[Sequence[str]], query: Sequence[str]) -> lis
 
 def plain_bm25_top(corpus: Sequence[Sequence[str]], query: Sequence[str], k: int) -> list[int]:
     """Indices of the top-k documents under rank_bm25's own Okapi: the baseline to beat."""
-    from rank_bm25 import BM25Okapi
-
-    model = BM25Okapi([list(doc) for doc in corpus])
+    model = _okapi()([list(doc) for doc in corpus])
     scores = model.get_scores(list(query))
     ranked = sorted(range(len(corpus)), key=lambda i: (-float(scores[i]), i))
     return [i for i in ranked[:k] if float(scores[i]) > 0]

@@ -75,7 +75,9 @@ def dry_run(pack: Pack, rendered: Rendered | None = None) -> str:
         budget = {mid: "card (budget)" for mid in rendered.demoted}
         budget |= {mid: "excluded: budget" for mid in rendered.dropped}
     # Keyed by (scope, id): a shadowed global copy shares its id with the workspace memory.
-    by_id = {(c.memory.scope, c.memory.id): c for c in pack.candidates}
+    by_id: dict[tuple[str, str], Candidate] = {}
+    for c in pack.candidates:  # the nearest first: an outer layer's copy of an id comes later
+        by_id.setdefault((c.memory.scope, c.memory.id), c)
     lines = [
         f"query: {pack.query}",
         "anchors: " + (", ".join(pack.anchors) if pack.anchors else "(none)")
@@ -102,7 +104,8 @@ def dry_run(pack: Pack, rendered: Rendered | None = None) -> str:
         rows.append(_candidate_row(cand, status) if cand else
                     ["", item.memory.id, "", "", "", "", "", status])
     for cand in pack.candidates:
-        if (cand.memory.scope, cand.memory.id) in shown:
+        if (cand.memory.scope, cand.memory.id) in shown and by_id.get(
+                (cand.memory.scope, cand.memory.id)) is cand:
             continue
         status = f"excluded: {cand.excluded}" if cand.excluded else "related"
         rows.append(_candidate_row(cand, status))
@@ -124,7 +127,8 @@ def dry_run(pack: Pack, rendered: Rendered | None = None) -> str:
 
 def _member_row(item: PackItem, cand: Candidate | None, members: Sequence[PackItem]) -> list[str]:
     status = item.disclosure + (" (stale)" if item.stale else "")
-    scope = SCOPE_LABEL.get(item.memory.scope, item.memory.scope)
+    scope = (cand.layer if cand is not None and cand.layer else
+             SCOPE_LABEL.get(item.memory.scope, item.memory.scope))
     if cand is None or item.prerequisite_of is not None and cand.excluded is not None:
         ranks = {m.memory.id: m.rank for m in members}
         of = item.prerequisite_of
@@ -137,7 +141,7 @@ def _member_row(item: PackItem, cand: Candidate | None, members: Sequence[PackIt
 
 
 def _candidate_row(cand: Candidate, status: str) -> list[str]:
-    scope = SCOPE_LABEL.get(cand.memory.scope, cand.memory.scope)
+    scope = cand.layer or SCOPE_LABEL.get(cand.memory.scope, cand.memory.scope)
     if cand.excluded and cand.excluded not in ("limit",):
         detail = cand.excluded_detail or "-"
         return ["", cand.memory.id, scope, "-", _fmt(cand.bm25), detail, _matched(cand), status]

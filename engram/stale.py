@@ -10,16 +10,30 @@ from pathlib import Path
 from engram.errors import EngramError
 from engram.fsutil import atomic_write
 from engram.hashing import sha256
+from engram.managed import BEGIN, END
 from engram.model import Memory
 
 LOCK_FILE = "sources.lock"
+_BEGIN = BEGIN.encode("utf-8")
+_END = END.encode("utf-8")
 
 
 def file_hash(path: Path) -> str | None:
+    """The file's sha256, leaving out the section `engram hooks sync` manages in an instruction
+    file: engram's own generated text is no change a memory's author has to review."""
     try:
-        return sha256(path.read_bytes()).hexdigest()
+        data = path.read_bytes()
     except OSError:
         return None
+    begin = data.find(_BEGIN)
+    if begin >= 0:
+        end = data.find(_END, begin)
+        if end >= 0:
+            # undo what appending the section added: one blank line before it, a newline after
+            before, after = data[:begin], data[end + len(_END):]
+            before = before[:-1] if before.endswith(b"\n\n") else before
+            data = before + after.removeprefix(b"\n")
+    return sha256(data).hexdigest()
 
 
 class SourcesLock:
@@ -47,8 +61,17 @@ class SourcesLock:
                 return True
         return False
 
+    def changed(self, memory: Memory) -> list[str]:
+        """The sources recorded for this memory whose file is now different or gone."""
+        recorded = self.entries.get(memory.id)
+        if recorded is None or self.project is None:
+            return []
+        return [s for s in memory.sources if recorded.get(s) is not None
+                and file_hash(self.project / s) != recorded[s]]
+
     def record(self, memories: Iterable[Memory]) -> list[str]:
-        """Record current source hashes; returns problems (missing source files)."""
+        """Record current source hashes; returns problems (missing source files), and then
+        writes nothing: a lock recording only part of what was asked would look verified."""
         if self.path is None or self.project is None:
             raise EngramError("verify: no workspace .engram/ folder to write sources.lock into")
         problems: list[str] = []
@@ -63,6 +86,8 @@ class SourcesLock:
                 else:
                     hashes[source] = digest
             self.entries[memory.id] = hashes
+        if problems:
+            return problems
         payload = {"version": 1, "memories": {k: dict(sorted(v.items()))
                                                for k, v in sorted(self.entries.items())}}
         # Committed with the project, so it gets a normal file mode, not a private one.

@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from engram.errors import EngramError
 from engram.fsutil import atomic_write, file_lock
 from engram.hashing import sha256
 from engram.records import TYPE_CHECKING
@@ -25,11 +26,20 @@ MAX_AGE_SECONDS = 7 * 24 * 3600
 # Enough of the file hash to tell two versions of one memory apart.
 KEY_HASH_CHARS = 12
 _PREFIX = "session-"
+# How long a hook waits for a session lock held by another process. Concurrent hooks of one
+# session hold it for milliseconds; a holder past this is hung (a killed host's hook, a stopped
+# debugger). Hosts time a hook out at 10-15 s (Codex: on every event), so the wait stays one
+# second: a stuck lock costs a second per event, never the host's whole timeout.
+LOCK_WAIT_SECONDS = 1.0
 
 
 def memory_key(memory_id: str, sha256: str) -> str:
     """`id@<sha256 prefix>`: an edited memory gets a new key and is delivered again."""
     return f"{memory_id}@{sha256[:KEY_HASH_CHARS]}"
+
+
+class StateLocked(EngramError):
+    """The session's lock stayed held past LOCK_WAIT_SECONDS."""
 
 
 class SessionState:
@@ -102,11 +112,18 @@ def locked_session(state_dir: Path, host: str, session_id: str,
 
     Codex launches matching hooks concurrently: holding the lock across read-modify-write is what
     keeps a delivery from being lost or made twice. Nothing is saved if the block raises.
+    Raises StateLocked when another process holds the lock past LOCK_WAIT_SECONDS.
     """
     state_dir.mkdir(parents=True, exist_ok=True)
     path = session_file(state_dir, host, session_id, agent_id)
     is_new = not path.exists()
-    with file_lock(path.with_suffix(".lock")):
+    lock = path.with_suffix(".lock")
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(file_lock(lock, timeout=LOCK_WAIT_SECONDS))
+        except TimeoutError:
+            raise StateLocked(f"{lock}: session state is locked by another process for over "
+                              f"{LOCK_WAIT_SECONDS:g} s; nothing delivered") from None
         state = read_state(path)
         before = state.to_json()
         yield state

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 ENGRAM_ENV = ("ENGRAM_HOME", "ENGRAM_WORKSPACE", "ENGRAM_ROLE", "ENGRAM_DISABLE",
-              "ENGRAM_HOOK_STRICT", "ENGRAM_TODAY")
+              "ENGRAM_HOOK_STRICT", "ENGRAM_TODAY",
+              "CODEX_HOME")  # where `hooks install codex --global` and status look
 
 
 @pytest.fixture(autouse=True)

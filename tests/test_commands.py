@@ -38,6 +38,10 @@ def test_graph_text(workspace: Path) -> None:
         "layer 1: semver\n"
         "layer 2: advanced-only, release-checklist\n"
         "layer 3: hotfix\n"
+        "edges (prerequisite -> dependent):\n"
+        "  base -> semver\n"
+        "  release-checklist -> hotfix\n"
+        "  semver -> release-checklist\n"
         "missing prerequisites:\n"
         "  ghost (required by release-checklist)\n")
 
@@ -118,7 +122,8 @@ def test_check_reports_every_problem_as_path_line_field_message(workspace: Path)
     assert any(p.startswith(".engram/rules/nofm.md:1: ") for p in problems)
     assert any(p.startswith(".engram/rules/typo.md:4: depend_on: ") and p.endswith("(warning)")
                for p in problems)
-    assert any(p.startswith(".engram/rules/missing.md:1: depends_on: ") for p in problems)
+    # dependency problems point at the depends_on line, not line 1
+    assert any(p.startswith(".engram/rules/missing.md:4: depends_on: ") for p in problems)
     assert problems == sorted(problems)  # sorted by path then line
 
 
@@ -158,6 +163,10 @@ def test_verify_unknown_id_and_missing_source(workspace: Path) -> None:
     missing = run(["verify", "db-notes"], workspace)
     assert missing.exit_code == 1
     assert "a.md:1: sources: gone.py does not exist" in missing.stderr
+    # no success line before the failure, and no lock half-written
+    assert "recorded sources" not in missing.stdout + missing.stderr
+    assert "nothing recorded" in missing.stderr
+    assert not (workspace / ".engram" / "sources.lock").exists()
 
 
 def test_verify_without_a_workspace_is_exit_1(tmp_path: Path) -> None:
@@ -186,8 +195,19 @@ def test_init_creates_a_working_engram_folder(tmp_path: Path) -> None:
         assert f"created .engram/{rel}" in out or f"created {root / rel}" in out
     assert ".cache/" in (root / ".gitignore").read_text(encoding="utf-8")
     assert ok(run(["check"], tmp_path)).endswith("0 errors, 0 warnings\n")
-    pack = ok(load(tmp_path, "cut a release"))
-    assert body_ids(pack) == ["example-rule", "example-skill"]
+    # the examples are inert: listed in .engramignore, they never route on a real prompt
+    assert body_ids(ok(load(tmp_path, "cut a release"))) == []
+    ignore = root / ".engramignore"
+    ignore.write_text("\n".join(line for line in ignore.read_text().splitlines()
+                                if "example" not in line) + "\n")
+    assert body_ids(ok(load(tmp_path, "cut a release"))) == ["example-rule", "example-skill"]
+
+
+def test_init_no_examples(tmp_path: Path) -> None:
+    out = ok(run(["init", "--no-examples"], tmp_path))
+    assert "example" not in out
+    assert sorted(p.name for p in (tmp_path / ".engram").iterdir()) == [
+        ".engramignore", ".gitignore", "README.md"]
 
 
 def test_init_never_overwrites(tmp_path: Path) -> None:

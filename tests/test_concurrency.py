@@ -24,6 +24,8 @@ from engram.state import read_state, session_file
 from tests.conftest import write_memory
 from tests.reliability_log import record
 
+pytestmark = pytest.mark.slow  # a slow family: `-m "not slow"` leaves it out locally
+
 HEADER = re.compile(r"^### (\S+) \[", re.MULTILINE)
 TOPICS = ("harbor", "lantern", "meadow", "glacier", "orchard", "canyon", "falcon", "quartz",
           "willow", "ember", "summit", "breeze", "cobalt", "thistle", "marble", "ripple")

@@ -19,12 +19,16 @@ def test_upward_search_finds_the_nearest_engram_folder(workspace: Path) -> None:
     assert printed_ids(out) == ["deploy-rule"]
 
 
-def test_nearest_ancestor_wins_over_an_outer_one(workspace: Path) -> None:
+def test_nested_scopes_layer_and_the_nearest_wins_an_id(workspace: Path) -> None:
+    # like nested AGENTS.md: from packages/web/src both folders apply
     put(workspace / ".engram", "outer.md", mem("outer-deploy", tags=["deploy"]))
     inner = workspace / "packages" / "web"
     put(inner / ".engram", "inner.md", mem("inner-deploy", tags=["deploy"]))
     (inner / "src").mkdir()
-    assert printed_ids(ok(run(["load", "deploy"], inner / "src"))) == ["inner-deploy"]
+    assert sorted(printed_ids(ok(run(["load", "deploy"], inner / "src")))) == [
+        "inner-deploy", "outer-deploy"]
+    # from the root only the root folder applies
+    assert printed_ids(ok(run(["load", "deploy"], workspace))) == ["outer-deploy"]
 
 
 def test_no_workspace_found_means_global_only(tmp_path: Path, isolated_home: Path) -> None:

@@ -108,7 +108,7 @@ def test_cycles_still_load_ordered_by_rank(workspace: Path) -> None:
     assert out.splitlines()[0] == "engram: loaded 2 memory files / 2 total related memories"
     checked = run(["check"], workspace)
     assert checked.exit_code == 1
-    assert ".engram/m00.md:1: depends_on: dependency cycle with cycle-b" in checked.stdout
+    assert ".engram/m00.md:5: depends_on: dependency cycle with cycle-b" in checked.stdout
     assert "cycles:\n  cycle-a <-> cycle-b" in ok(run(["graph"], workspace))
 
 

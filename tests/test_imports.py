@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-# networkx builds graphs at index time only; numpy arrives with rank_bm25; yaml and pathspec
-# are needed only when a file changed or an ignore file exists.
-FORBIDDEN = ("networkx", "numpy", "yaml", "pathspec", "rank_bm25")
+# numpy arrives with rank_bm25 (the routing baseline only); yaml and pathspec are needed only
+# when a file changed or an ignore file exists.
+FORBIDDEN = ("numpy", "yaml", "pathspec", "rank_bm25")
 # Light, but each is a millisecond or two on every prompt that nothing there needs: hashlib
 # loads OpenSSL (engram.hashing uses CPython's built-in digests), difflib only names a likely
 # key in an error, tempfile brings shutil and random for one mkstemp (engram.fsutil opens its own),

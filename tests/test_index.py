@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import body_ids, load, mem, ok, printed_ids, put, run, touch_later
 
-from engram.index import INDEX_FILE, ScopeIndex, dependency_depths
+from engram.index import INDEX_FILE, ScopeIndex
 from engram.model import WORKSPACE
 from engram.paths import DERIVED_GITIGNORE
 
@@ -147,11 +147,3 @@ def test_duplicate_ids_lexically_first_path_wins(workspace: Path) -> None:
     assert checked.exit_code == 1
     assert ".engram/b/dup.md:1: id: duplicate id 'dup'" in checked.stdout
     assert ".engram/a/dup.md:1: id: duplicate id 'dup'" in checked.stdout
-
-
-def test_dependency_depths_levels_chains_and_cycles() -> None:
-    deps = {"a": (), "b": ("a",), "c": ("b", "missing"), "x": ("y",), "y": ("x",), "lvl": ()}
-    depths = dependency_depths(deps, {"lvl": 2, "a": 0})
-    assert depths["a"] == 0 and depths["b"] == 1 and depths["c"] == 2 and depths["lvl"] == 2
-    assert set(depths) == set(deps)  # a cycle is cut, never an infinite loop
-    assert dependency_depths(dict(reversed(list(deps.items()))), {"lvl": 2, "a": 0}) == depths

@@ -72,7 +72,7 @@ def test_merge_keeps_user_hooks_and_keys(workspace: Path, home: Path) -> None:
     assert data["hooks"]["PreToolUse"][0] == USER_CLAUDE["hooks"]["PreToolUse"][0]
     assert data["hooks"]["PreToolUse"][1]["matcher"] == "Read|Edit|Write|MultiEdit"
     assert set(data["hooks"]) == {"UserPromptSubmit", "PreToolUse", "SessionStart",
-                                  "SubagentStart", "PreCompact", "InstructionsLoaded"}
+                                  "SubagentStart", "InstructionsLoaded"}
     # Uninstall restores exactly the user's content.
     assert uninstall("claude", project_dir=workspace, home=home).action == "removed"
     assert read(path) == USER_CLAUDE
@@ -178,16 +178,6 @@ def test_status_reports_installs_and_problems(workspace: Path, home: Path) -> No
     (workspace / ".claude/rules/engram/api-errors.md").unlink()
     again = {(s.host, s.scope): s for s in status(project_dir=workspace, home=home)}
     assert any("native rule" in p for p in again[("claude", "project")].problems)
-
-
-def test_codex_trust_is_read_from_config_toml(workspace: Path, home: Path) -> None:
-    result = install("codex", project_dir=workspace, home=home, executable=EXE)
-    (home / ".codex").mkdir()
-    (home / ".codex/config.toml").write_text(
-        f'[hooks.state."{result.path}:UserPromptSubmit:0:0"]\ntrusted_hash = "sha256:ab"\n')
-    row = next(s for s in status(project_dir=workspace, home=home, hosts=["codex"])
-               if s.scope == "project")
-    assert any("trust recorded for 1 hook" in p for p in row.problems)
 
 
 @pytest.mark.parametrize("host", list(STATIC))

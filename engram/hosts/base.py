@@ -77,6 +77,9 @@ class Host(Protocol):
     config_file: str
     # "grouped": event -> [{matcher?, hooks: [handler]}]; "flat": event -> [handler]
     config_shape: str
+    # SessionStart sources after which the host's context still holds the earlier hook text
+    # (a resume that restores the whole transcript): the delivered set is kept, not reset.
+    keeps_context_on: frozenset[str]
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent: ...
 

@@ -15,7 +15,9 @@ tests/fixtures/hosts/claude):
 - Stop: `stop_hook_active`, `last_assistant_message?`.
 Output: JSON `{"hookSpecificOutput":{"hookEventName":<the firing event>,"additionalContext":...}}`
 on exit 0 (a mismatched hookEventName makes Claude throw). PreCompact has no hookSpecificOutput
-variant: its plain stdout becomes compaction instructions. Empty stdout is the no-op everywhere.
+variant: its plain stdout becomes compaction instructions, shown in the transcript after
+"Compacted PreCompact [<command>]" (2.1.197); engram no longer registers it and answers an older
+install's PreCompact with nothing. Empty stdout is the no-op everywhere.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class ClaudeHost:
     native_rule_suffix = ".md"
     config_file = ".claude/settings.json"
     config_shape = "grouped"
+    # --continue / --resume restore the whole transcript, earlier hook context included.
+    keeps_context_on = frozenset({"resume"})
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")
@@ -103,10 +107,10 @@ class ClaudeHost:
         return HookEvent(**common)
 
     def render(self, event: HookEvent, text: str) -> str:
-        if event.kind == PRE_COMPACT:
-            return text + "\n"  # plain stdout: compaction instructions, not context
-        if event.kind in (INSTRUCTIONS_LOADED, IGNORED):
-            return ""  # output ignored (InstructionsLoaded) or would keep the turn going (Stop)
+        if event.kind in (PRE_COMPACT, INSTRUCTIONS_LOADED, IGNORED):
+            # PreCompact stdout lands in the transcript, InstructionsLoaded output is ignored,
+            # Stop context would keep the turn going.
+            return ""
         return context_json(event.name, text)
 
     def noop(self, event_name: str | None) -> str:
@@ -116,14 +120,15 @@ class ClaudeHost:
         return utf16_len(text)
 
     def registrations(self) -> tuple[Registration, ...]:
-        # Timeouts in seconds (Claude multiplies by 1000). No SessionStart matcher: every source,
-        # fork included, starts a new context.
+        # Timeouts in seconds (Claude multiplies by 1000). No SessionStart matcher: each source
+        # is handled (a resume keeps the delivered set, the others reset it). No PreCompact:
+        # it fires for a refused /compact too, and any PreCompact hook leaves its command line
+        # in the transcript; the SessionStart after a real compaction is the signal.
         return (
             Registration("SessionStart", None, 15),
             Registration("UserPromptSubmit", None, 15),
             Registration("PreToolUse", "Read|Edit|Write|MultiEdit", 10),
             Registration("SubagentStart", None, 10),
-            Registration("PreCompact", None, 10),
             Registration("InstructionsLoaded", None, 10),
         )
 

@@ -81,6 +81,8 @@ class CodexHost:
     native_rule_suffix = ""
     config_file = ".codex/hooks.json"
     config_shape = "grouped"
+    # `codex exec resume` replays the whole history, earlier hook context included.
+    keeps_context_on = frozenset({"resume"})
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

@@ -64,6 +64,8 @@ class CursorHost:
     native_rule_suffix = ".mdc"
     config_file = ".cursor/hooks.json"
     config_shape = "flat"
+    # What a Cursor resume keeps is UNVERIFIED: re-delivering is the safe side.
+    keeps_context_on: frozenset[str] = frozenset()
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

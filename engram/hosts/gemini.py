@@ -61,6 +61,8 @@ class GeminiHost:
     native_rule_suffix = ""
     config_file = ".gemini/settings.json"
     config_shape = "grouped"
+    # `--resume` leaves out the earlier user turns and their hook context: every source resets.
+    keeps_context_on: frozenset[str] = frozenset()
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")

@@ -169,12 +169,12 @@ class Scratch:
         return path
 
 
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Scratch]:
-    """A git-less project dir and a HOME of its own; PATH holds this interpreter's scripts
-    (where `engram` is installed) and the system's, nothing of the developer's home."""
-    project = tmp_path / "project"
-    home = tmp_path / "home"
+def make_scratch(root: Path) -> Scratch:
+    """A git-less project dir and a HOME of its own under `root`; PATH holds this interpreter's
+    scripts (where `engram` is installed) and the system's, nothing of the developer's home.
+    For a module-scoped scenario, call it with a `tmp_path_factory` directory."""
+    project = root / "project"
+    home = root / "home"
     project.mkdir()
     home.mkdir()
     (project / ".engram").mkdir()
@@ -185,6 +185,12 @@ def scratch(tmp_path: Path) -> Iterator[Scratch]:
         "LANG": "C.UTF-8",
         "ENGRAM_HOME": str(home / ".engram"),
         "ENGRAM_TODAY": os.environ.get("ENGRAM_TODAY", "2026-12-02"),
-        "TMPDIR": str(tmp_path),
+        "TMPDIR": str(root),
     }
-    yield Scratch(project, home, env)
+    return Scratch(project, home, env)
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Iterator[Scratch]:
+    """A scratch project with its own HOME (see make_scratch)."""
+    yield make_scratch(tmp_path)
