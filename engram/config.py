@@ -1,6 +1,8 @@
 """Settings: `<workspace>/.engram/config.yaml` over `$ENGRAM_HOME/config.yaml` over defaults.
 
-A bad value is never ignored: it raises ConfigError naming the file and the key.
+A bad value is never ignored: it raises ConfigError naming the file and the key, or, for the
+hooks and the commands that report on them (`lenient`), it is set aside with a warning and the
+default applies: a typo in a config must not silently switch off every injection.
 """
 
 from __future__ import annotations
@@ -40,23 +42,49 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    # Whether a workspace memory's `safety: {allow: [...]}` is honoured; only the user's own
+    # config (the global root) may set it, so a cloned repository cannot loosen it.
+    safety_workspace_overrides: str = "allow"  # allow | refuse
     hooks_hosts: tuple[str, ...] = ()  # hosts `hooks sync` writes for besides installed ones
+    # Lenient loading only: what was set aside, as `path[:line]: key: problem` lines.
+    warnings: tuple[str, ...] = ()
 
     def field_weight(self, name: str) -> float:
         return dict(self.load_field_weights)[name]
 
 
-def load_config(workspace_dir: str | None, home_dir: str) -> Config:
-    """The settings for a workspace (its `.engram` folder, or None) and the global root."""
+def load_config(workspace_dir: str | None, home_dir: str, *, lenient: bool = False) -> Config:
+    """The settings for a workspace (its `.engram` folder, or None) and the global root.
+
+    `lenient`: each bad key keeps its default and an unreadable file is skipped, each with a
+    line in `Config.warnings`, instead of raising ConfigError.
+    """
     config = Config()
-    for root in (home_dir, workspace_dir):  # later files override earlier ones, key by key
+    sink: list[str] | None = [] if lenient else None
+    # Later files override earlier ones, key by key.
+    for root, own in ((home_dir, True), (workspace_dir, workspace_dir == home_dir)):
         if root is None:
             continue
         path = os.path.join(root, CONFIG_FILE)
         if not os.path.isfile(path):
             continue
-        config = _apply(config, _read(path), path)
-    return config
+        try:
+            data = _read(path)
+        except ConfigError as exc:
+            if sink is None:
+                raise
+            sink.append(f"{exc} (file ignored: defaults apply)")
+            continue
+        user = None if own else os.path.join(home_dir, CONFIG_FILE)
+        config = _apply(config, data, path, sink, user)
+    return replace(config, warnings=tuple(sink)) if sink else config
+
+
+def _report(sink: list[str] | None, message: str) -> None:
+    """Raise the problem (strict), or keep it as a warning while the key keeps its value."""
+    if sink is None:
+        raise ConfigError(message)
+    sink.append(f"{message} (ignored: the default applies)")
 
 
 def _read(path: str) -> dict[str, Any]:
@@ -172,23 +200,27 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "safety.workspace_overrides": _choice("allow", "refuse"),
     "hooks.hosts": _hosts,
 }
 KEYS = (*_CONVERTERS, WEIGHTS_KEY)
-SECTIONS = ("load", "hooks")
+SECTIONS = ("load", "hooks", "safety")
+USER_ONLY = frozenset({"safety.workspace_overrides"})
 WEIGHT_FIELDS = tuple(name for name, _ in DEFAULT_FIELD_WEIGHTS)
 
 
 # --- Layering --------------------------------------------------------------------------------
 
 
-def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, object]:
+def _flatten(data: dict[Any, Any], path: str, sink: list[str] | None,
+             prefix: str = "") -> dict[str, object]:
     """`{load: {limit: 5}}` and `{load.limit: 5}` both become `{"load.limit": 5}`."""
     flat: dict[str, object] = {}
 
     def put(key: str, value: object) -> None:
         if key in flat:
-            raise ConfigError(f"{path}: {key}: set twice in this file")
+            _report(sink, f"{path}: {key}: set twice in this file")
+            return
         flat[key] = value
 
     for raw_key, value in data.items():
@@ -200,36 +232,48 @@ def _flatten(data: dict[Any, Any], path: str, prefix: str = "") -> dict[str, obj
         elif key in SECTIONS and value is None:
             continue  # `load:` with every setting commented out
         elif key in SECTIONS and isinstance(value, dict):
-            for inner, inner_value in _flatten(value, path, key + ".").items():
+            for inner, inner_value in _flatten(value, path, sink, key + ".").items():
                 put(inner, inner_value)
         elif key in SECTIONS:
-            raise ConfigError(f"{path}: {key}: expected a mapping of settings, "
-                              f"got {_describe(value)}")
+            _report(sink, f"{path}: {key}: expected a mapping of settings, "
+                          f"got {_describe(value)}")
         else:
             import difflib  # only to name the likely key in an error
 
             match = difflib.get_close_matches(key, KEYS, n=1, cutoff=0.6)
             hint = f"; did you mean {match[0]}?" if match else ""
-            raise ConfigError(f"{path}: {key}: unknown key{hint}")
+            _report(sink, f"{path}: {key}: unknown key{hint}")
     return flat
 
 
-def _apply(config: Config, data: dict[str, Any], path: str) -> Config:
+def _apply(config: Config, data: dict[str, Any], path: str,
+           sink: list[str] | None = None, user: str | None = None) -> Config:
+    """`user`: the user's own config file, when `path` is a workspace's (which cannot set the
+    USER_ONLY keys: a repository must not decide how its own memories are checked)."""
     changes: dict[str, Any] = {}  # values checked by their converter, typed per key
     weights = dict(config.load_field_weights)
-    for key, value in _flatten(data, path).items():
-        if key == WEIGHTS_KEY:
-            if not isinstance(value, dict):
-                raise ConfigError(f"{path}: {key}: expected a mapping such as `{{id: 4, body: 1}}`,"
-                                  f" got {_describe(value)}")
-            for name, weight in value.items():
-                weights[_weight_field(path, str(name))] = _convert(
-                    _weight, weight, path, f"{key}.{name}")
-        elif key.startswith(WEIGHTS_KEY + "."):
-            name = _weight_field(path, key.removeprefix(WEIGHTS_KEY + "."))
-            weights[name] = _convert(_weight, value, path, key)
-        else:
-            changes[key.replace(".", "_")] = _convert(_CONVERTERS[key], value, path, key)
+    for key, value in _flatten(data, path, sink).items():
+        try:
+            if key in USER_ONLY and user is not None:
+                raise ConfigError(f"{path}: {key}: only your own config ({user}) can set this;"
+                                  " a workspace cannot decide how its own memories are checked")
+            if key == WEIGHTS_KEY:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{path}: {key}: expected a mapping such as "
+                                      f"`{{id: 4, body: 1}}`, got {_describe(value)}")
+                for name, weight in value.items():
+                    try:
+                        weights[_weight_field(path, str(name))] = _convert(
+                            _weight, weight, path, f"{key}.{name}")
+                    except ConfigError as exc:
+                        _report(sink, str(exc))  # the other fields of the mapping still apply
+            elif key.startswith(WEIGHTS_KEY + "."):
+                name = _weight_field(path, key.removeprefix(WEIGHTS_KEY + "."))
+                weights[name] = _convert(_weight, value, path, key)
+            else:
+                changes[key.replace(".", "_")] = _convert(_CONVERTERS[key], value, path, key)
+        except ConfigError as exc:
+            _report(sink, str(exc))
     changes["load_field_weights"] = tuple((name, weights[name]) for name in WEIGHT_FIELDS)
     return replace(config, **changes)
 

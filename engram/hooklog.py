@@ -39,13 +39,18 @@ class LogEntry:
     dropped: tuple[str, ...] = ()
     chars: int = 0
     note: str = ""  # why nothing was injected (skip reason, error), empty otherwise
+    warnings: tuple[str, ...] = ()  # config keys set aside for this call (defaults applied)
+    # Printed memories whose `safety: {allow: [...]}` was in force, as `id:kind+kind`.
+    overrides: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"time": self.time, "host": self.host, "event": self.event,
                 "session": self.session, "delivered": list(self.delivered),
                 "already": list(self.already), "cards": list(self.cards),
                 "demoted": list(self.demoted), "dropped": list(self.dropped),
-                "chars": self.chars, "note": self.note}
+                "chars": self.chars, "note": self.note,
+                **({"warnings": list(self.warnings)} if self.warnings else {}),
+                **({"overrides": list(self.overrides)} if self.overrides else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LogEntry:
@@ -58,7 +63,7 @@ class LogEntry:
                    str(data.get("event", "")), str(data.get("session", "")),
                    ids("delivered"), ids("already"), ids("cards"), ids("demoted"),
                    ids("dropped"), chars if isinstance(chars, int) else 0,
-                   str(data.get("note", "")))
+                   str(data.get("note", "")), ids("warnings"), ids("overrides"))
 
 
 def now_iso() -> str:
@@ -114,9 +119,11 @@ def format_entries(entries: Iterable[LogEntry]) -> str:
         line = f"{e.time} {e.host} {e.event} {e.session[:12]} chars={e.chars}"
         line += _ids("delivered", e.delivered) + _ids("already", e.already)
         line += _ids("cards", e.cards) + _ids("demoted", e.demoted) + _ids("dropped", e.dropped)
+        line += _ids("safety-allow", e.overrides)
         if e.note:
             line += f" ({e.note})"
         lines.append(line)
+        lines.extend(f"  warning: {w}" for w in e.warnings)
     return "\n".join(lines) + ("\n" if lines else "")
 
 
@@ -126,7 +133,7 @@ def entries_for(cwd: str = ".", *, session: str | None = None, limit: int | None
     (or `workspace`; global state without one)."""
     from engram.pipeline import Request, resolve
 
-    state_dir = resolve(Request(cwd=cwd, workspace=workspace)).state_dir
+    state_dir = resolve(Request(cwd=cwd, workspace=workspace, lenient_config=True)).state_dir
     if state_dir is None:
         return []
     return read(Path(state_dir), session=session, limit=limit)[::-1]

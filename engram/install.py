@@ -5,11 +5,12 @@ Merges surgically: a user's own hooks and keys are never touched, and running tw
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shlex
 import shutil
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,49 +57,50 @@ class HostStatus:
 # ---- the command and the entries -----------------------------------------------------------------
 
 
-def engram_executable() -> list[str]:
-    """The running engram as an absolute argv prefix, so hosts with their own PATH still find it.
+def hook_command(host: str, executable: str | None = None) -> str:
+    """A POSIX `sh -c` wrapper that runs `engram hook <host>` when engram is on PATH and prints
+    the host's no-op, exit 0, otherwise (or when engram itself cannot start).
 
-    Under `python -m engram` there is no script to point at: the interpreter runs the module.
+    Configs are committed and shared: an absolute path works for one person only, and a bare
+    `engram` that is missing exits 127, which Gemini turns into dropping the prompt.
     """
-    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if argv0 is not None and argv0.name.lower().startswith("engram") and argv0.suffix in (
-            "", ".exe", ".cmd", ".bat") and argv0.is_file():
-        return [str(argv0.resolve())]
-    found = shutil.which("engram")
-    if found:
-        return [str(Path(found).resolve())]
-    return [sys.executable, "-m", "engram"]
+    program = _quote(executable or "engram")
+    noop = get_host(host).noop(None).strip()
+    # The no-ops (`{}`) hold nothing sh or printf would expand inside double quotes.
+    fallback = f'printf "{noop}\\n"' if noop else "exit 0"
+    script = f"command -v {program} >/dev/null 2>&1 && {program} hook {host} && exit; {fallback}"
+    return "sh -c " + _quote(script)
 
 
 def _quote(part: str) -> str:
-    if os.name == "nt":
-        return f'"{part}"' if any(c in part for c in ' &()^"') else part
     return shlex.quote(part)
 
 
-def hook_command(host: str, executable: str | None = None) -> str:
-    """`'<abs engram>' hook <host>`, quoted: paths with spaces are common on macOS and Windows."""
-    argv = engram_executable() if executable is None else [executable]
-    return " ".join(_quote(part) for part in [*argv, "hook", host])
-
-
 def is_engram_handler(handler: Any) -> bool:
-    """engram's ownership marker is its command: `<...engram> hook <host>` (or `-m engram`)."""
+    """engram's ownership marker is its command: `[sh -c '...] <...engram> hook <host>` (or
+    `python -m engram hook <host>`), so entries written by older versions are recognised too."""
     if not isinstance(handler, dict) or not isinstance(handler.get("command"), str):
         return False
-    command = handler["command"]
+    words = _split(handler["command"])
+    if len(words) == 3 and Path(words[0]).name == "sh" and words[1] == "-c":
+        words = _split(words[2])
+    for i in range(len(words) - 2):
+        if words[i + 1] == "hook" and words[i + 2].rstrip(";") in HOSTS:
+            program = Path(words[i].replace("\\", "/")).name.lower()
+            for suffix in (".exe", ".cmd", ".bat"):
+                program = program.removesuffix(suffix)
+            if program == "engram":  # also `python -m engram hook <host>`
+                return True
+    return False
+
+
+def _split(command: str) -> list[str]:
+    posix = os.name != "nt"
     try:
-        words = shlex.split(command, posix=os.name != "nt")
+        words = shlex.split(command, posix=posix)
     except ValueError:
         words = command.split()
-    words = [w.strip('"') for w in words]
-    if len(words) < 3 or words[-2] != "hook" or words[-1] not in HOSTS:
-        return False
-    program = Path(words[0].replace("\\", "/")).name.lower()
-    for suffix in (".exe", ".cmd", ".bat"):
-        program = program.removesuffix(suffix)
-    return program == "engram" or words[1:3] == ["-m", "engram"]
+    return words if posix else [w.strip('"') for w in words]
 
 
 def desired_entries(host: Host, command: str) -> dict[str, Any]:
@@ -125,7 +127,7 @@ def desired_entries(host: Host, command: str) -> dict[str, Any]:
 def registration_config(host_name: str, command: str | None = None) -> dict[str, Any]:
     """A complete config holding only engram's entries (the static files in hooks/)."""
     host = get_host(host_name)
-    command = command or f"engram hook {host_name}"
+    command = command or hook_command(host_name)
     merged = _merge({}, host, desired_entries(host, command))
     return merged
 
@@ -205,14 +207,22 @@ def codex_home(home: Path | None = None) -> Path:
 
 def _read_config(path: Path) -> dict[str, Any] | None:
     """The parsed file, None when missing; an unparsable file is an error, never clobbered."""
+    return _load_config(path)[0]
+
+
+def _load_config(path: Path) -> tuple[dict[str, Any] | None, JsonStyle]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        raw = path.read_bytes()
     except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
+        return None, JsonStyle()
+    except OSError as exc:
+        raise EngramError(f"{path}: cannot be read: {exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
         raise EngramError(f"{path}: cannot be read: {exc}") from None
     if not text.strip():
-        return {}
+        return {}, JsonStyle()
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -220,16 +230,58 @@ def _read_config(path: Path) -> dict[str, Any] | None:
                           f"entries from engram's hooks/ folder by hand") from None
     if not isinstance(data, dict):
         raise EngramError(f"{path}: expected a JSON object")
-    return data
+    return data, JsonStyle.of(text, bom=raw.startswith(b"\xef\xbb\xbf"))
 
 
-def _write_config(path: Path, config: dict[str, Any]) -> None:
-    atomic_write(path, json.dumps(config, indent=2, ensure_ascii=False) + "\n", shared=True)
+@dataclass(frozen=True)
+class JsonStyle:
+    """How a config file was laid out, so a rewrite changes only engram's entries: teams commit
+    these files, and a reformatted one is a diff in every line."""
+
+    indent: int | str | None = 2
+    separators: tuple[str, str] = (",", ": ")
+    ascii_only: bool = False
+    newline: str = "\n"
+    final_newline: bool = True
+    bom: bool = False
+
+    @classmethod
+    def of(cls, text: str, *, bom: bool = False) -> JsonStyle:
+        body = text.strip()
+        indent: int | str | None = 0 if "\n" in body else None
+        if indent is not None:
+            for line in body.splitlines()[1:]:
+                lead = line[:len(line) - len(line.lstrip(" \t"))]
+                if lead:
+                    indent = "\t" if lead.startswith("\t") else len(lead)
+                    break
+        if indent is None:  # one line: keep its spacing after `:` and `,`
+            colon = ": " if re.search(r'"\s*:\s', body) else ":"
+            comma = ", " if re.search(r",\s", body) else ","
+            separators = (comma, colon)
+        else:
+            separators = (",", ": ")
+        return cls(indent, separators, bool(re.search(r"\\u[0-9a-fA-F]{4}", body))
+                   and body.isascii(), "\r\n" if "\r\n" in text else "\n",
+                   text.endswith("\n"), bom)
+
+    def dumps(self, data: Any) -> str:
+        text = json.dumps(data, indent=self.indent, separators=self.separators,
+                          ensure_ascii=self.ascii_only)
+        if self.final_newline:
+            text += "\n"
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return ("\ufeff" if self.bom else "") + text
+
+
+def _write_config(path: Path, config: dict[str, Any], style: JsonStyle) -> None:
+    atomic_write(path, style.dumps(config), shared=True)
 
 
 def _apply(host_name: str, path: Path, desired: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     host = get_host(host_name)
-    current = _read_config(path)
+    current, style = _load_config(path)
     try:
         merged = _merge(current or {}, host, desired)
     except EngramError as exc:
@@ -241,7 +293,7 @@ def _apply(host_name: str, path: Path, desired: dict[str, Any]) -> tuple[str, di
     if not desired and (merged == {} or (host.config_shape == "flat" and merged == {"version": 1})):
         path.unlink()  # engram created this file: leave no empty shell behind
         return "removed", {}
-    _write_config(path, merged)
+    _write_config(path, merged, style)
     if not desired:
         return "removed", merged
     return ("updated" if current is not None and _has_ours(current, host) else "installed"), merged
@@ -284,10 +336,42 @@ def _sync_note(project_dir: Path, host_name: str) -> list[str]:
 
 def uninstall(host_name: str, *, project_dir: Path, global_: bool = False,
               home: Path | None = None) -> InstallResult:
-    """Remove engram's entries (and only them) from one host's project (or user) config."""
+    """Remove engram's entries (and only them) from one host's project (or user) config, and
+    for a project, the native rule files engram generated for that host."""
     path = config_path(host_name, project_dir=project_dir, global_=global_, home=home)
     action, _ = _apply(host_name, path, {})
-    return InstallResult(host_name, GLOBAL if global_ else PROJECT, path, action)
+    notes: list[str] = []
+    if not global_:
+        removed = remove_rule_files(project_dir, host_name)
+        if removed:
+            notes.append(f"native rule files removed: {len(removed)} "
+                         f"({get_host(host_name).native_rule_dir}/)")
+            if action == "absent":
+                action = "removed"
+    return InstallResult(host_name, GLOBAL if global_ else PROJECT, path, action, tuple(notes))
+
+
+def remove_rule_files(project_dir: Path, host_name: str) -> list[Path]:
+    """Delete the host's rule files that carry engram's marker (a user's own files stay), then
+    the folder if that leaves it empty: it is engram's own (`.../rules/engram/`)."""
+    from engram.sync import rule_key
+
+    host = get_host(host_name)
+    if host.native_rule_dir is None:
+        return []
+    folder = project_dir / host.native_rule_dir
+    try:
+        candidates = sorted(folder.iterdir())
+    except OSError:
+        return []
+    removed = []
+    for path in candidates:
+        if path.suffix == host.native_rule_suffix and path.is_file() and rule_key(path):
+            path.unlink()
+            removed.append(path)
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # refuses when anything else is left in it
+    return removed
 
 
 # ---- status --------------------------------------------------------------------------------------
@@ -358,6 +442,9 @@ def _problems(name: str, host: Host, path: Path, config: dict[str, Any], project
         program = shlex.split(command)[0] if os.name != "nt" else command.split()[0].strip('"')
         if os.path.isabs(program) and not os.access(program, os.X_OK):
             problems.append(f"command not found: {program} (run engram hooks install {name})")
+        elif command == hook_command(name) and shutil.which("engram") is None:
+            problems.append("engram is not on PATH: these hooks print the host's no-op until it "
+                            "is (install engram where the host's PATH finds it, e.g. pipx)")
     expected = desired_entries(host, hook_command(name))
     current = {event: [e for e in hooks.get(event, []) if _owns(e, host)] for event in expected}
     if any(current[event] != [entry] for event, entry in expected.items()):
@@ -477,11 +564,20 @@ def format_result(result: InstallResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_status(rows: Sequence[HostStatus]) -> str:
-    """`engram hooks status` output: one line per host and scope, problems indented below."""
+def config_warnings(project_dir: Path) -> tuple[str, ...]:
+    """The config keys the hooks set aside for this project (they run on the defaults)."""
+    from engram.pipeline import Request, resolve
+
+    return resolve(Request(cwd=str(project_dir), lenient_config=True)).config.warnings
+
+
+def format_status(rows: Sequence[HostStatus], warnings: Sequence[str] = ()) -> str:
+    """`engram hooks status` output: one line per host and scope, problems indented below, then
+    any config warning the hooks run with."""
     lines = []
     for row in rows:
         state = f"installed ({', '.join(row.events)})" if row.installed else "not installed"
         lines.append(f"{row.host} {row.scope}: {state} {row.path}")
         lines.extend(f"  problem: {problem}" for problem in row.problems)
+    lines.extend(f"warning: {warning}" for warning in warnings)
     return "\n".join(lines) + "\n"

@@ -5,22 +5,37 @@ Each returns values or raises EngramError; printing and exit codes belong to the
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engram.config import Config
 from engram.errors import EngramError, UnknownIdError
 from engram.graph import analyze
 from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
-from engram.pipeline import Request, Scopes, resolve
+from engram.pipeline import Request, Scopes, allow_in_force, resolve
+from engram.records import replace
 from engram.stale import SourcesLock
 
 
+def _config_problem(warning: str) -> Problem:
+    """`path[:line]: key: problem (ignored: ...)` as a check problem on the config file."""
+    path, _, rest = warning.partition(": ")
+    line = 1
+    file, _, number = path.rpartition(":")
+    if file and number.isdigit():
+        path, line = file, int(number)
+    field, _, message = rest.partition(": ")
+    return Problem(path, line, field, message) if message else Problem(path, line, "config", rest)
+
+
 def check(request: Request) -> list[Problem]:
-    """Every problem in both scopes, sorted: invalid files, warnings, graph problems."""
-    ctx = resolve(request)
+    """Every problem in both scopes, sorted: invalid files, warnings, graph problems, and the
+    config keys the hooks set aside (an error here, while the hooks run on the defaults)."""
+    ctx = resolve(replace(request, lenient_config=True))
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
@@ -30,9 +45,13 @@ def check(request: Request) -> list[Problem]:
         files = {r.memory.id: scopes.indexes[n].root / r.memory.rel_path for r, n in records}
         problems += _source_problems([(r.memory, scopes.indexes[n].root) for r, n in records],
                                      paths, files)
+        problems += [_override_warning(r.memory, scopes.indexes[n].root, paths[r.memory.id],
+                                       ctx.config) for r, n in records
+                     if r.memory.safety_allow]
     finally:
         scopes.close()
-    report = analyze(request)
+    problems.extend(_config_problem(warning) for warning in ctx.config.warnings)
+    report = analyze(replace(request, lenient_config=True))
     for mid, dep in report.missing:
         problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"), "depends_on",
                                 f"prerequisite '{dep}' does not exist (loads without it)",
@@ -50,6 +69,19 @@ def check(request: Request) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
 
 
+def _override_warning(memory: Memory, root: Path, shown: str, config: Config) -> Problem:
+    """`safety: {allow: [...]}` is never silent: `check` names each memory that carries one."""
+    line = 1
+    with contextlib.suppress(OSError):
+        text = (root / memory.rel_path).read_text("utf-8", errors="replace")
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.startswith("safety:")), 1)
+    kinds = ", ".join(memory.safety_allow)
+    if not allow_in_force(memory, config):
+        return Problem(shown, line, "safety", f"allow: {kinds}: refused by your config"
+                       " (safety.workspace_overrides: refuse); the scan withholds as usual",
+                       "warning")
+    return Problem(shown, line, "safety", f"allow: {kinds}: the safety scan lets this memory"
+                   f" through whatever {kinds} it finds", "warning")
 def _source_problems(memories: list[tuple[Memory, Path]], paths: dict[str, str],
                      files: dict[str, Path]) -> list[Problem]:
     """A `sources` entry that does not exist, and each source changed since `engram verify`
@@ -97,7 +129,10 @@ class VerifyResult:
 
 
 def verify(request: Request, ids: tuple[str, ...] = ()) -> VerifyResult:
-    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`."""
+    """Record the current hashes of the memories' `sources` in `.engram/sources.lock`: the
+    workspace's own memories (an outer layer's sources are relative to its folder, and its
+    lock is its own)."""
+    request = replace(request, layers=False)
     ctx = resolve(request)
     if ctx.engram_dir is None:
         raise EngramError(f"{ctx.cwd}: workspace: no {SCOPE_DIRNAME}/ folder (run engram init)")

@@ -38,7 +38,7 @@ from engram.paths import (
     outer_projects,
 )
 from engram.records import TYPE_CHECKING
-from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
+from engram.render import RELATED_MAX, Printable, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
 from engram.tokenize import is_procedural, seed_stems, tokens, words
@@ -74,6 +74,9 @@ class Request:
     budget_tokens: int | None = None  # None = config `load.budget_tokens`
     explain: bool = False  # rank every candidate (dry-run, --json), not only those that matter
     layers: bool = True  # also the `.engram/` folders above the workspace (nested scopes)
+    # Bad config keys keep their defaults with a warning (hooks, hooks status/log, check)
+    # instead of failing the command.
+    lenient_config: bool = False
 
 
 @records.record
@@ -111,7 +114,8 @@ def resolve(request: Request) -> Context:
     engram_dir = project / SCOPE_DIRNAME if project is not None else None
     home = global_root()
     global_dir = home if request.use_global and home.is_dir() else None
-    config = load_config(str(engram_dir) if engram_dir else None, str(home))
+    config = load_config(str(engram_dir) if engram_dir else None, str(home),
+                         lenient=request.lenient_config)
     state_root = engram_dir or (home if home.is_dir() else None)
     state_dir = derived_dir(state_root, STATE_DIRNAME) if state_root is not None else None
     role = request.role or os.environ.get("ENGRAM_ROLE") or None
@@ -144,6 +148,13 @@ class Scopes:
     def close(self) -> None:
         for index in self.indexes:
             index.close()
+
+    def check(self, memory: Memory) -> Printable:
+        """The checks before printing, with the index's stored safety verdict (no rescan when
+        the bytes are the ones it judged) and the `safety.allow` the user's config lets stand."""
+        index = self.index_of(memory)
+        return check_printable(memory, index.root, index.verdict(memory.sha256),
+                               allow_in_force(memory, self.ctx.config))
 
     def root_of(self, memory: Memory) -> Path:
         return self.index_of(memory).root
@@ -197,8 +208,10 @@ class Scopes:
     def display(self, index: ScopeIndex, rel: str) -> str:
         full = index.root / rel
         try:
-            return os.path.relpath(full, self.ctx.cwd) if full.is_relative_to(self.ctx.cwd) \
-                else str(full)
+            # an outer layer is in the same repository: `../.engram/x.md` reads better there
+            outer = self.dirs[self.indexes.index(index)] is not None
+            return os.path.relpath(full, self.ctx.cwd) if outer or full.is_relative_to(
+                self.ctx.cwd) else str(full)
         except ValueError:
             return str(full)
 
@@ -642,7 +655,29 @@ def build_pack(request: Request, context: Context | None = None) -> Pack:
     return _build(context or resolve(request), request)
 
 
+def allow_in_force(memory: Memory, config: Config) -> tuple[str, ...]:
+    """The kinds a memory's `safety.allow` exempts: none for a workspace memory when the user's
+    config says `safety.workspace_overrides: refuse`."""
+    if memory.scope == WORKSPACE and config.safety_workspace_overrides == "refuse":
+        return ()
+    return memory.safety_allow
+
+
+def _overrides_in_force(ctx: Context, pack: Pack) -> Pack:
+    """Refused overrides taken off the pack's memories, so nothing reports them as in force."""
+    if not any(i.memory.safety_allow and not allow_in_force(i.memory, ctx.config)
+               for i in pack.items):
+        return pack
+    return records.replace(pack, items=tuple(
+        records.replace(i, memory=records.replace(i.memory, safety_allow=()))
+        if not allow_in_force(i.memory, ctx.config) else i for i in pack.items))
+
+
 def _build(ctx: Context, request: Request) -> Pack:
+    return _overrides_in_force(ctx, _build_pack(ctx, request))
+
+
+def _build_pack(ctx: Context, request: Request) -> Pack:
     scopes = Scopes(ctx)
     try:
         if request.ids:
@@ -713,7 +748,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     printable_list += [(r, "related") for r in selection.cut[:5]]
     for member, mode in printable_list:
         memory = member.memory
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status == "changed" and not final:
             changed.append(memory)
             continue
@@ -806,7 +841,7 @@ def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
             warnings.append(f"engram: warning: {mid} is out of its lifecycle ({lifecycle})")
         if not route.role_visible(memory, ctx.role):
             warnings.append(f"engram: warning: {mid} is for roles {', '.join(memory.roles)}")
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status != "ok":
             excluded.append((mid, check.exclusion))
             withheld.extend((mid, f) for f in check.findings)
@@ -874,7 +909,8 @@ def session_start(request: Request,
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)
+        pack = _overrides_in_force(ctx, _session_pack(ctx, scopes, request))
+        return pack, _visible_memories(ctx, scopes)
     finally:
         scopes.close()
 
@@ -895,7 +931,7 @@ def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
     excluded: list[tuple[str, str]] = []
     withheld: list[tuple[str, Finding]] = []
     for member in selection.members:
-        check = check_printable(member.memory, scopes.root_of(member.memory))
+        check = scopes.check(member.memory)
         if check.status != "ok":
             excluded.append((member.memory.id, check.exclusion))
             withheld.extend((member.memory.id, f) for f in check.findings)

@@ -116,7 +116,7 @@ def test_switch_spellings(dirs: tuple[Path, Path], value: str, expected: bool) -
     assert (config.hooks_proof, config.hooks_enabled) == (expected, expected)
 
 
-@pytest.mark.parametrize(("text", "message"), [
+BAD_VALUES = [
     ("load:\n  limit: many\n", "load.limit: expected a positive integer, got 'many'"),
     ("load.limit: 0\n", "load.limit: expected a positive integer, got 0"),
     ("load.limit: true\n", "load.limit: expected a positive integer, got true"),
@@ -145,7 +145,10 @@ def test_switch_spellings(dirs: tuple[Path, Path], value: str, expected: bool) -
     ("- load\n", "expected a mapping of settings"),
     ("load: [\n", "invalid YAML"),
     ("load:\n\tlimit: 3\n", "invalid YAML"),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_VALUES)
 def test_bad_values_name_file_and_key(dirs: tuple[Path, Path], text: str, message: str) -> None:
     ws, home = dirs
     path = write(ws, text)
@@ -197,3 +200,28 @@ def test_yaml_is_not_imported_without_config_files(dirs: tuple[Path, Path],
     ws, home = dirs
     monkeypatch.setitem(sys.modules, "yaml", None)  # any `import yaml` now fails
     assert load_config(str(ws), str(home)) == Config()
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_VALUES)
+def test_lenient_sets_a_bad_key_aside_and_keeps_the_rest(dirs: tuple[Path, Path], text: str,
+                                                         message: str) -> None:
+    """What the hooks load: a bad key keeps its default with a warning naming file and key; the
+    good keys of the same file and of the global file still apply."""
+    ws, home = dirs
+    write(home, "hooks.max_path_bodies: 5\n")
+    whole_file = "YAML" in message or text.startswith("- ")  # nothing in it can be read
+    good = "hooks.proof: off\n" if "proof" not in text else "hooks.path_rules: hook\n"
+    path = write(ws, text if whole_file else text + good)
+    config = load_config(str(ws), str(home), lenient=True)
+    assert config.warnings and all(w.startswith(f"{path}:") for w in config.warnings)
+    assert any(message in w for w in config.warnings)
+    assert config.hooks_enabled and config.hooks_max_path_bodies == 5
+    if not whole_file:
+        assert not config.hooks_proof or config.hooks_path_rules == "hook"
+
+
+def test_lenient_without_problems_has_no_warnings(dirs: tuple[Path, Path]) -> None:
+    ws, home = dirs
+    write(ws, "hooks:\n  proof: off\n")
+    config = load_config(str(ws), str(home), lenient=True)
+    assert config == Config(hooks_proof=False) and config.warnings == ()

@@ -20,7 +20,8 @@ def test_upward_search_finds_the_nearest_engram_folder(workspace: Path) -> None:
 
 
 def test_nested_scopes_layer_and_the_nearest_wins_an_id(workspace: Path) -> None:
-    # like nested AGENTS.md: from packages/web/src both folders apply
+    # like nested AGENTS.md in a repository: from packages/web/src both folders apply
+    (workspace / ".git").mkdir()
     put(workspace / ".engram", "outer.md", mem("outer-deploy", tags=["deploy"]))
     inner = workspace / "packages" / "web"
     put(inner / ".engram", "inner.md", mem("inner-deploy", tags=["deploy"]))

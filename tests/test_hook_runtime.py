@@ -63,6 +63,25 @@ def test_unreadable_memory_fails_open(ws: Path) -> None:
     assert result.stdout == "" or json.loads(result.stdout)  # whole JSON, or nothing at all
 
 
+@pytest.mark.parametrize("config", ["hooks:\n  proof: maybe\n", "hookz:\n  enabled: no\n",
+                                    "hooks: [unclosed\n", "hooks:\n  enabled: false\n  limit: 3\n"])
+def test_invalid_config_keeps_injecting_and_says_so(ws: Path, config: str) -> None:
+    """A bad key keeps its default; the call still injects, and the warning is on stderr and in
+    the log (`hooks log`). Only a valid `enabled: false` switches the hooks off."""
+    path = ws / ".engram/config.yaml"
+    path.write_text(config)
+    result = fire("gemini", payload("gemini", "before_agent", ws))
+    warned = [line for line in result.stderr if line.startswith(f"engram: warning: {path}")]
+    if "enabled: false" in config:
+        assert (result.stdout, result.stderr) == ("{}\n", ())
+        return
+    assert context_of(result).startswith("engram: loaded 2 new (api-tests, api-errors)")
+    assert len(warned) == 1 and warned[0].endswith(("the default applies)", "defaults apply)"))
+    entry = read(ws / ".engram/.state")[-1]
+    assert entry.warnings == (warned[0].removeprefix("engram: warning: "),)
+    assert f"  warning: {path}" in format_entries([entry])
+
+
 def test_internal_error_fails_open_and_strict_reraises(ws: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     import engram.pipeline

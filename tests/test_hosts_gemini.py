@@ -77,3 +77,19 @@ def test_cap_counts_the_html_escaping(ws: Path) -> None:
     assert len(gemini.escaped(text)) <= gemini.CAP_CHARS
     assert "to fit the 9,500-character cap" in text.splitlines()[0]
     assert json.loads(result.stdout)["hookSpecificOutput"]["hookEventName"] == "BeforeAgent"
+
+
+def test_prompt_is_routed_without_engrams_own_context(ws: Path) -> None:
+    """Headless Gemini prepends the session-start text to the prompt: its words must not route
+    (they made a release question fetch the database memories)."""
+    session = context_of(fire("gemini", payload("gemini", "session_start", ws)))
+    noise = "\n".join([session] + ["database migrations deploy alembic CI"] * 5)
+    prompt = f"<hook_context>{gemini.escaped(noise)}</hook_context>\n\nhow do I cut a release"
+    event = gemini.HOST.parse(payload("gemini", "before_agent", ws, prompt=prompt))
+    assert event.prompt == "how do I cut a release"
+    text = context_of(fire("gemini", payload("gemini", "before_agent", ws, prompt=prompt)))
+    assert text.startswith("engram: loaded 1 new (release-checklist)")
+    assert "db-migrations" not in text
+    only = gemini.HOST.parse(payload("gemini", "before_agent", ws,
+                                     prompt="<hook_context>\nx\n</hook_context>  "))
+    assert only.prompt == ""

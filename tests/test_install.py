@@ -4,7 +4,8 @@ touching the user's own hooks, twice is byte-identical, and uninstall removes on
 from __future__ import annotations
 
 import json
-import shlex
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from test_hook_support import make_workspace
 
 from engram.errors import EngramError, UnknownHostError
+from engram.hosts import get_host
 from engram.install import (
     config_path,
     hook_command,
@@ -67,15 +69,15 @@ def test_merge_keeps_user_hooks_and_keys(workspace: Path, home: Path) -> None:
     assert data["model"] == "opus" and data["permissions"] == USER_CLAUDE["permissions"]
     prompt = data["hooks"]["UserPromptSubmit"]
     assert prompt[0] == USER_CLAUDE["hooks"]["UserPromptSubmit"][0]  # the user's stays first
-    assert prompt[1] == {"hooks": [{"type": "command", "command": f"'{EXE}' hook claude",
+    assert prompt[1] == {"hooks": [{"type": "command", "command": hook_command("claude", EXE),
                                     "timeout": 15}]}
     assert data["hooks"]["PreToolUse"][0] == USER_CLAUDE["hooks"]["PreToolUse"][0]
     assert data["hooks"]["PreToolUse"][1]["matcher"] == "Read|Edit|Write|MultiEdit"
     assert set(data["hooks"]) == {"UserPromptSubmit", "PreToolUse", "SessionStart",
                                   "SubagentStart", "InstructionsLoaded"}
-    # Uninstall restores exactly the user's content.
+    # Uninstall restores exactly the user's file, byte for byte (its 4-space indent too).
     assert uninstall("claude", project_dir=workspace, home=home).action == "removed"
-    assert read(path) == USER_CLAUDE
+    assert path.read_text() == json.dumps(USER_CLAUDE, indent=4)
     assert uninstall("claude", project_dir=workspace, home=home).action == "absent"
 
 
@@ -119,12 +121,12 @@ def test_units_and_shapes(workspace: Path, home: Path) -> None:
     cursor = read(workspace / ".cursor/hooks.json")
     assert claude["SessionStart"][0]["hooks"][0]["timeout"] == 15  # seconds
     assert codex["PreToolUse"][0] == {"matcher": "apply_patch", "hooks": [
-        {"type": "command", "command": f"'{EXE}' hook codex", "timeout": 10}]}
+        {"type": "command", "command": hook_command("codex", EXE), "timeout": 10}]}
     assert gemini["AfterTool"][0]["hooks"][0] == {
-        "name": "engram-tool", "type": "command", "command": f"'{EXE}' hook gemini",
+        "name": "engram-tool", "type": "command", "command": hook_command("gemini", EXE),
         "timeout": 10_000}  # milliseconds
     assert cursor == {"version": 1, "hooks": {"sessionStart": [
-        {"command": f"'{EXE}' hook cursor"}]}}  # no timeout: Cursor's unit is unverified
+        {"command": hook_command("cursor", EXE)}]}}  # no timeout: Cursor's unit is unverified
     # Codex rejects unknown keys in outputs; in config engram writes only documented fields.
     for groups in codex.values():
         for group in groups:
@@ -147,15 +149,54 @@ def test_invalid_config_is_never_clobbered(workspace: Path, home: Path) -> None:
         install("typo", project_dir=workspace, home=home)
 
 
-def test_command_is_absolute_and_quoted() -> None:
-    command = hook_command("claude")
-    words = shlex.split(command)
-    assert words[-2:] == ["hook", "claude"] and Path(words[0]).is_absolute()
-    assert is_engram_handler({"command": command})
+def test_command_names_no_path_and_is_recognised_in_every_form() -> None:
+    for host in STATIC:
+        command = hook_command(host)
+        assert "/" not in command.split(">/dev/null")[0] and "engram hook " + host in command
+        assert is_engram_handler({"command": command})
+        assert is_engram_handler({"command": hook_command(host, EXE)})
+    # What older versions wrote is still engram's, so a re-install replaces it in place.
     assert is_engram_handler({"command": f"'{EXE}' hook codex"})
     assert is_engram_handler({"command": "/usr/bin/python3 -m engram hook gemini"})
+    assert is_engram_handler({"command": "engram hook claude"})
     assert not is_engram_handler({"command": "engram-lint hook claude"})
     assert not is_engram_handler({"command": "my-engram-wrapper.sh"})
+    assert not is_engram_handler({"command": "sh -c 'engram-lint hook claude'"})
+
+
+def _fake_engram(folder: Path, script: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    exe = folder / "engram"
+    exe.write_text(script)
+    exe.chmod(0o755)
+    return folder
+
+
+@pytest.mark.skipif(shutil.which("sh") is None or shutil.which("bash") is None,
+                    reason="needs a POSIX shell")
+@pytest.mark.parametrize("host", list(STATIC))
+def test_command_runs_engram_from_path_and_fails_open_without_it(tmp_path: Path,
+                                                                  host: str) -> None:
+    """Hosts run the command through a shell (Gemini: `bash -c`): with engram on PATH it gets
+    the payload; without it, or with an engram that cannot start (a moved virtualenv), the
+    host's no-op and exit 0, never the 127 that Gemini reads as `deny`."""
+    command = hook_command(host)
+    noop = get_host(host).noop(None)
+    system = "/usr/bin:/bin"
+    working = _fake_engram(tmp_path / "ok", '#!/bin/sh\necho "ran $*: $(cat)"\n')
+    broken = _fake_engram(tmp_path / "moved", "#!/nonexistent/venv/bin/python\n")
+    spaced = _fake_engram(tmp_path / "My Tools", '#!/bin/sh\necho "spaced $*"\n')
+
+    def run(path: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", "-c", command], input='{"hook_event_name": "x"}',
+                              capture_output=True, text=True, env={"PATH": path}, check=False)
+
+    ok = run(f"{working}:{system}")
+    assert (ok.returncode, ok.stdout) == (0, f'ran hook {host}: {{"hook_event_name": "x"}}\n')
+    assert run(f"{spaced}:{system}").stdout == f"spaced hook {host}\n"
+    for path in (system, f"{broken}:{system}"):
+        missing = run(path)
+        assert (missing.returncode, missing.stdout) == (0, noop)
 
 
 def test_status_reports_installs_and_problems(workspace: Path, home: Path) -> None:
@@ -163,12 +204,16 @@ def test_status_reports_installs_and_problems(workspace: Path, home: Path) -> No
     install("codex", project_dir=workspace, home=home, executable=EXE)
     install("claude", project_dir=workspace, home=home, executable=EXE)
     install("cursor", project_dir=workspace, global_=True, home=home, executable=EXE)
+    codex_path = workspace / ".codex/hooks.json"  # as an older engram wrote it: a path
+    codex_path.write_text(codex_path.read_text().replace(
+        json.dumps(hook_command("codex", EXE))[1:-1], f"'{EXE}' hook codex"))
     rows = {(s.host, s.scope): s for s in status(project_dir=workspace, home=home)}
     assert len(rows) == 8
     codex = rows[("codex", "project")]
     assert codex.installed and "UserPromptSubmit" in codex.events
     assert any("not trusted yet" in p for p in codex.problems)
     assert any(p.startswith("command not found: /opt/My Tools/bin/engram") for p in codex.problems)
+    assert any(p.startswith("entries differ") for p in codex.problems)
     cursor = rows[("cursor", "global")]
     assert any("inject twice" in p for p in cursor.problems)
     assert not rows[("gemini", "project")].installed
@@ -197,3 +242,56 @@ def test_formatting(workspace: Path, home: Path) -> None:
     assert format_status(rows).splitlines()[0].startswith(
         "codex project: installed (SessionStart, UserPromptSubmit, PreToolUse, SubagentStart, "
         "PreCompact)")
+
+
+# Layouts a team's config is found in: JSON.stringify(x, null, 2) (what the hosts write), Python's
+# 4-space dump, tabs, CRLF without a final newline, one compact line, a BOM with \u escapes.
+LAYOUTS = {
+    "two": lambda d: json.dumps(d, indent=2, ensure_ascii=False) + "\n",
+    "four": lambda d: json.dumps(d, indent=4),
+    "tabs": lambda d: json.dumps(d, indent="\t", ensure_ascii=False) + "\n",
+    "crlf": lambda d: json.dumps(d, indent=2, ensure_ascii=False).replace("\n", "\r\n"),
+    "compact": lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False),
+    "spaced-line": lambda d: json.dumps(d, ensure_ascii=False) + "\n",
+    "bom-escaped": lambda d: "\ufeff" + json.dumps(d, indent=2) + "\n",
+}
+USER_OWN = {"theme": "Dracula ✓", "hooks": {"Stop": [{"hooks": [{"type": "command",
+                                                                  "command": "notify"}]}]}}
+USER_CURSOR = {"version": 1, "hooks": {"stop": [{"command": "notify ✓"}]}}
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("host", list(STATIC))
+def test_uninstall_restores_the_file_byte_for_byte(workspace: Path, home: Path, host: str,
+                                                   layout: str) -> None:
+    path = config_path(host, project_dir=workspace)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    original = LAYOUTS[layout](USER_CURSOR if host == "cursor" else USER_OWN).encode()
+    path.write_bytes(original)
+    install(host, project_dir=workspace, home=home)
+    installed = path.read_bytes()
+    assert installed.startswith(original[:12]) and installed != original
+    if b"\r\n" in original:
+        assert installed.count(b"\r\n") == installed.count(b"\n")  # no mixed line endings
+    assert uninstall(host, project_dir=workspace, home=home).action == "removed"
+    assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor"])
+def test_uninstall_removes_generated_rule_files_only(workspace: Path, home: Path,
+                                                    host: str) -> None:
+    make_workspace(workspace)
+    install(host, project_dir=workspace, home=home)
+    folder = workspace / get_host(host).native_rule_dir  # type: ignore[operator]
+    generated = sorted(p.name for p in folder.iterdir())
+    assert generated, "install synced no rule files: the test proves nothing"
+    result = uninstall(host, project_dir=workspace, home=home)
+    assert result.action == "removed" and not folder.exists()
+    assert any(f"native rule files removed: {len(generated)}" in n for n in result.notes)
+    # A file of the team's own in engram's folder stays, and so does the folder.
+    install(host, project_dir=workspace, home=home)
+    own = folder / ("team" + get_host(host).native_rule_suffix)
+    own.write_text("---\npaths: ['**/*.py']\n---\nOur own rule.\n")
+    uninstall(host, project_dir=workspace, home=home)
+    assert sorted(p.name for p in folder.iterdir()) == [own.name]
+    assert not (workspace / get_host(host).config_file).exists()

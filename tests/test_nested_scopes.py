@@ -62,6 +62,12 @@ def test_no_layer_above_the_repository_root(tmp_path: Path, repo: Path) -> None:
     assert "Not ours." not in ok(run(["load", "deploy"], repo / "web" / "src"))
 
 
+def test_outside_a_repository_the_nearest_folder_alone_applies(repo: Path) -> None:
+    (repo / ".git").rmdir()
+    style = ok(run(["load", "style deploy"], repo / "web" / "src"))
+    assert "Web style: two spaces." in style and "Deploy with make deploy." not in style
+
+
 def test_the_hook_sees_every_layer(repo: Path) -> None:
     data = payload("claude", "user_prompt_submit", repo / "web", prompt="fix the code style")
     text = context_of(fire("claude", data))
@@ -72,5 +78,19 @@ def test_check_covers_every_layer(repo: Path) -> None:
     put(repo / ".engram", "rules/bad.md", "---\nid: bad\n---\n")
     result = run(["check"], repo / "web")
     assert result.exit_code == 1
-    assert "../.engram/rules/bad.md:1: type: required field is missing" in result.stdout \
-        or ".engram/rules/bad.md:1: type: required field is missing" in result.stdout
+    assert "../.engram/rules/bad.md:1: type: required field is missing" in result.stdout
+
+
+def test_verify_and_check_keep_each_layer_to_its_own_sources(repo: Path) -> None:
+    put(repo, "Makefile", "deploy:\n")
+    put(repo / ".engram", "rules/make.md", mem("make-deploy", tags=["make"],
+                                               sources=["Makefile"]))
+    put(repo / "web", "package.json", "{}\n")
+    put(repo / "web/.engram", "rules/pkg.md", mem("pkg", tags=["npm"], sources=["package.json"]))
+    out = ok(run(["verify"], repo / "web"))
+    assert out.startswith("engram: recorded sources of 1 memories in ")
+    ok(run(["verify"], repo))
+    assert "sources" not in ok(run(["check"], repo / "web"))
+    put(repo, "Makefile", "deploy: build\n")
+    assert "../.engram/rules/make.md:5: sources: Makefile changed since it was recorded" in \
+        ok(run(["check"], repo / "web"))

@@ -5,9 +5,13 @@ fixtures in tests/fixtures/hosts/gemini):
 - Every event: `session_id`, `transcript_path`, `cwd`, `hook_event_name`, `timestamp` (ISO 8601).
 - SessionStart: `source` in startup | resume | clear (there is no `compact` source).
 - BeforeAgent (Gemini's UserPromptSubmit): `prompt`; the context is appended for that turn.
+  Headless runs (`gemini -p`) prepend the session-start context to the prompt, so `prompt`
+  starts with `<hook_context>…</hook_context>` (seen in 0.61.0): engram routes on the rest.
 - AfterTool: `tool_name`, `tool_input`, `tool_response`; read_file, write_file and replace
   carry `tool_input.file_path`. BeforeTool cannot inject context, so engram uses AfterTool.
-- PreCompress: `trigger` in auto | manual; advisory only, it cannot inject or block.
+- PreCompress: `trigger` in auto | manual; advisory only, it cannot inject or block. 0.61.0
+  fires it before every model call, compression or not, so it says nothing about the context:
+  engram does not register it (an entry written by an older engram is still parsed).
 Output: stdout must be JSON only. Plain text on exit 0 becomes a user-visible systemMessage, and
 an empty stdout makes Gemini parse stderr instead, so the no-op is `{}`. additionalContext is
 HTML-escaped (`<` -> `&lt;`, `>` -> `&gt;`) before it reaches the model: measured that way here.
@@ -15,6 +19,7 @@ HTML-escaped (`<` -> `&lt;`, `>` -> `&gt;`) before it reaches the model: measure
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from engram.hosts.base import (
@@ -50,6 +55,8 @@ _KINDS = {
 }
 _CAN_INJECT = frozenset({"SessionStart", "BeforeAgent", "AfterTool"})
 NOOP = "{}\n"
+# How Gemini wraps hook context in the conversation; in a prompt it is engram's own text.
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>", re.DOTALL)
 
 
 class GeminiHost:
@@ -74,7 +81,8 @@ class GeminiHost:
         if kind == SESSION_START:
             return HookEvent(**common, source=text_field(payload, "source", required=False))
         if kind == PROMPT:
-            return HookEvent(**common, prompt=text_field(payload, "prompt", required=False))
+            prompt = text_field(payload, "prompt", required=False)
+            return HookEvent(**common, prompt=_HOOK_CONTEXT.sub("", prompt).strip())
         if kind == FILE:
             tool = text_field(payload, "tool_name")
             op = FILE_TOOLS.get(tool)
@@ -103,7 +111,6 @@ class GeminiHost:
             Registration("SessionStart", None, 15_000, "engram-session"),
             Registration("BeforeAgent", None, 15_000, "engram-prompt"),
             Registration("AfterTool", "read_file|write_file|replace", 10_000, "engram-tool"),
-            Registration("PreCompress", None, 10_000, "engram-compress"),
         )
 
 
