@@ -6,8 +6,7 @@ the prerequisites it declares (those that are visible).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Collection, Sequence
 
 from engram.model import Memory
 from engram.records import NamedTuple
@@ -44,29 +43,26 @@ class Selection(NamedTuple):
 Lookup = Callable[[str], tuple[Memory, int] | None]  # id -> (visible memory, depth) or None
 
 
-def prerequisites(memory: Memory, lookup: Lookup, settled: AbstractSet[str] = frozenset(),
-                  room: int | None = None) -> tuple[list[tuple[Memory, int]], list[str]] | None:
-    """Visible prerequisites of memory, transitively (load order), and the missing ids; None
-    when more than `room` of them would be new.
+def prerequisites(memory: Memory, lookup: Lookup, have: Collection[str] = (),
+                  room: int | None = None) -> tuple[list[tuple[Memory, int]], list[str]]:
+    """Visible prerequisites of memory, transitively (load order), and the missing ids.
 
-    The walk never descends below an id in `settled` (a pack member whose own prerequisites are
-    all in the pack already), and gives up once `room` is exceeded: each call then costs at most
-    the pack's size, not the chain's depth, and expanding a long chain stays linear.
-    """
+    Prerequisites in `have` (already in the pack) are not followed further: theirs are in the
+    pack too. With `room`, the walk stops once more than `room` are found (the memory cannot
+    fit then, whatever else it needs): on a chain hundreds deep, asking whether a memory fits
+    must not cost the whole chain."""
     found: dict[str, tuple[Memory, int]] = {}
     missing: list[str] = []
     stack = list(reversed(memory.depends_on))
-    while stack:
+    while stack and (room is None or len(found) <= room):
         mid = stack.pop()
-        if mid == memory.id or mid in found or mid in missing or mid in settled:
+        if mid == memory.id or mid in found or mid in missing or mid in have:
             continue
         hit = lookup(mid)
         if hit is None:
             missing.append(mid)
             continue
         found[mid] = hit
-        if room is not None and len(found) > room:
-            return None
         stack.extend(reversed(hit[0].depends_on))
     ordered = sorted(found.values(), key=lambda md: (md[1], md[0].id))
     return ordered, missing
@@ -86,12 +82,14 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
         if item.memory.id in in_pack:
             continue
         room = None if limit is None else limit - len(members) - 1
-        walked = prerequisites(item.memory, lookup, in_pack, room) \
-            if room is None or room >= 0 else None
-        if walked is None:
+        if room is not None and room < 0:
             cut.append(item)
             continue
-        for memory, depth in walked[0]:
+        needed, _ = prerequisites(item.memory, lookup, in_pack, room)
+        if room is not None and len(needed) > room:
+            cut.append(item)
+            continue
+        for memory, depth in needed:
             members.append(Member(memory, scores.get(memory.id, 0.0), depth, item.memory.id,
                                   memory.id in related_ids, weak.get(memory.id, False)))
             in_pack.add(memory.id)

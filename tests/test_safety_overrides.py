@@ -71,3 +71,16 @@ def test_a_workspace_config_cannot_set_the_user_only_key(workspace: Path,
         f"engram: {workspace / '.engram' / 'config.yaml'}: safety.workspace_overrides: only your"
         f" own config ({isolated_home / 'config.yaml'}) can set this; a workspace cannot decide"
         " how its own memories are checked\n")
+
+
+def test_a_hook_keeps_the_users_refusal_when_a_workspace_config_tries_to_lift_it(
+        workspace: Path, isolated_home: Path) -> None:
+    # Hooks read config leniently (a bad key never silences them): the workspace's attempt is
+    # set aside with a warning, and the user's refusal stands.
+    write_memory(workspace / ".engram", "rules/aws.md", ALLOWED)
+    write_memory(workspace / ".engram", "rules/plain.md", PLAIN)
+    (isolated_home / "config.yaml").write_text("safety:\n  workspace_overrides: refuse\n")
+    (workspace / ".engram" / "config.yaml").write_text("safety:\n  workspace_overrides: allow\n")
+    result = run_hook("claude", prompt(workspace))
+    assert "deploy-steps" in result.stdout and "AKIA" not in result.stdout
+    assert "engram: withheld aws-notes: secret (line 7)" in result.stderr
