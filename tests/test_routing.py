@@ -93,7 +93,7 @@ def test_a_query_describing_the_clause_excludes_however_much_else_matches(
     assert rows["email-notifications"]["status"] == "excluded: negated"
     assert rows["email-notifications"]["multipliers"] == (
         "the query describes its exclusion: Do not use this for SMS reminders")
-    assert pack_ids(workspace, "send the appointment reminder email")[0] == "email-notifications"
+    assert "email-notifications" in pack_ids(workspace, "send the appointment reminder email")
 
 
 def test_exclusion_clause_terms_are_negative_evidence_only(tmp_path: Path) -> None:
@@ -225,8 +225,8 @@ def test_paths_ids_and_trigger_phrases_are_never_judged_on_coverage(
 
 def test_a_path_match_survives_a_query_about_an_unknown_library(tmp_path: Path) -> None:
     project = fixture_project(tmp_path)
-    assert pack_ids(project, AIRFLOW, "--path", "dags/etl.py") == ["python-style",
-                                                                  "data-pipelines"]
+    assert sorted(pack_ids(project, AIRFLOW, "--path", "dags/etl.py")) == ["data-pipelines",
+                                                                          "python-style"]
 
 
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
