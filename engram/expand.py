@@ -6,7 +6,7 @@ the prerequisites it declares (those that are visible).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from engram.model import Memory
 from engram.records import NamedTuple
@@ -18,6 +18,7 @@ class Routed(NamedTuple):
     memory: Memory
     score: float
     depth: int
+    weak: bool = False  # one anchor met only in its body: related, never printed in full
 
 
 class Member(NamedTuple):
@@ -28,6 +29,7 @@ class Member(NamedTuple):
     depth: int
     prerequisite_of: str | None  # the first pack member that pulled it in, if not routed itself
     routed: bool  # True when it was related on its own merits
+    weak: bool = False  # routed on one body-only anchor (see Routed)
 
 
 class Selection(NamedTuple):
@@ -41,14 +43,20 @@ class Selection(NamedTuple):
 Lookup = Callable[[str], tuple[Memory, int] | None]  # id -> (visible memory, depth) or None
 
 
-def prerequisites(memory: Memory, lookup: Lookup) -> tuple[list[tuple[Memory, int]], list[str]]:
-    """Visible prerequisites of memory, transitively (load order), and the missing ids."""
+def prerequisites(memory: Memory, lookup: Lookup, have: Collection[str] = (),
+                  room: int | None = None) -> tuple[list[tuple[Memory, int]], list[str]]:
+    """Visible prerequisites of memory, transitively (load order), and the missing ids.
+
+    Prerequisites in `have` (already in the pack) are not followed further: theirs are in the
+    pack too. With `room`, the walk stops once more than `room` are found (the memory cannot
+    fit then, whatever else it needs): on a chain hundreds deep, asking whether a memory fits
+    must not cost the whole chain."""
     found: dict[str, tuple[Memory, int]] = {}
     missing: list[str] = []
     stack = list(reversed(memory.depends_on))
-    while stack:
+    while stack and (room is None or len(found) <= room):
         mid = stack.pop()
-        if mid == memory.id or mid in found or mid in missing:
+        if mid == memory.id or mid in found or mid in missing or mid in have:
             continue
         hit = lookup(mid)
         if hit is None:
@@ -61,26 +69,32 @@ def prerequisites(memory: Memory, lookup: Lookup) -> tuple[list[tuple[Memory, in
 
 
 def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Selection:
+    """Related memories in rank order, each with its unmet prerequisites right before it, as
+    long as the whole group fits under `limit`; a group that does not fit is cut."""
     members: list[Member] = []
     in_pack: set[str] = set()
     related_ids = {r.memory.id for r in related}
     scores = {r.memory.id: r.score for r in related}
+    weak = {r.memory.id: r.weak for r in related}
     cut: list[Routed] = []
     pulled = 0
     for item in related:
         if item.memory.id in in_pack:
             continue
-        prereqs, _ = prerequisites(item.memory, lookup)
-        needed = [(m, d) for m, d in prereqs if m.id not in in_pack]
-        if limit is not None and len(members) + len(needed) + 1 > limit:
+        room = None if limit is None else limit - len(members) - 1
+        if room is not None and room < 0:
+            cut.append(item)
+            continue
+        needed, _ = prerequisites(item.memory, lookup, in_pack, room)
+        if room is not None and len(needed) > room:
             cut.append(item)
             continue
         for memory, depth in needed:
             members.append(Member(memory, scores.get(memory.id, 0.0), depth, item.memory.id,
-                                  memory.id in related_ids))
+                                  memory.id in related_ids, weak.get(memory.id, False)))
             in_pack.add(memory.id)
             pulled += memory.id not in related_ids
-        members.append(Member(item.memory, item.score, item.depth, None, True))
+        members.append(Member(item.memory, item.score, item.depth, None, True, item.weak))
         in_pack.add(item.memory.id)
     return Selection(tuple(members), tuple(cut), pulled)
 
@@ -102,5 +116,15 @@ def rank_order(selection: Selection) -> dict[str, int]:
 
 
 def body_ids(selection: Selection, expand_top: int) -> set[str]:
-    """The expand_top best-ranked pack members, in rank numbering, print as bodies."""
-    return {mid for mid, n in rank_order(selection).items() if n <= expand_top}
+    """Which expand_top pack members print in full: the best direct matches first (by score),
+    then prerequisites in rank numbering. A prerequisite still comes first in pack order, as a
+    card when the bodies are spoken for; a weak match (one body-only anchor) stays a card."""
+    ranks = rank_order(selection)
+    direct = sorted((m for m in selection.members if m.routed and not m.weak),
+                    key=lambda m: (-round(m.score, 9), ranks[m.memory.id]))
+    bodies = {m.memory.id for m in direct[:expand_top]}
+    # Bodies to spare go to the prerequisites of memories printed in full, in rank numbering.
+    pulled = sorted((m for m in selection.members if not m.routed
+                     and m.prerequisite_of in bodies), key=lambda m: ranks[m.memory.id])
+    bodies.update(m.memory.id for m in pulled[:expand_top - len(bodies)])
+    return bodies

@@ -169,8 +169,6 @@ USER_HOOKS = """{
 """
 
 
-@pytest.mark.xfail(strict=True, reason="defect 10: uninstall re-indents the user's file; the "
-                   "byte-identical uninstall lands from the gemini-e2e branch")
 def test_uninstall_gives_back_the_users_hooks_json_byte_for_byte(tmp_path: Path) -> None:
     with codex_world(tmp_path, MEMORIES, install=False) as world:
         config = world.project / ".codex" / "hooks.json"
