@@ -356,7 +356,7 @@ def _native_rules(run: _Run, pack: Pack) -> _Outcome:
     if run.project is None or run.host.native_rule_dir is None:
         return _Outcome(entry={"note": note})
     rule_dir = run.project / run.host.native_rule_dir
-    keys = _keys(pack)
+    keys = delivery_keys(pack)
     loaded = [i.memory.id for i in pack.items if rule_key(
         rule_dir / f"{i.memory.id}{run.host.native_rule_suffix}") == keys[i.memory.id]]
     if not loaded:
