@@ -1,12 +1,29 @@
-"""Confusion counts of the safety scan over its corpus (tests/fixtures/safety), per kind and total.
+"""How the safety scan does on its corpora: what it prints that it should withhold, and what it
+withholds that it should print, per family. docs/safety.md quotes its output.
 
-Run from the repository root: `python bench/safety_report.py`; docs/safety.md quotes its output.
+    python bench/safety_report.py                  # every part
+    python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
+                                                   # memories
+    python bench/safety_report.py --verbose        # also list every miss and false positive
+
+Parts:
+- legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
+- tuning / heldout / heldout2: tests/fixtures/safety/corpus/<part>/*.txt, items written as
+  `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out parts were written
+  before the scanner was run on them (see PROVENANCE.md there).
+- memories: the project's routing fixtures (tests/fixtures/devset, tests/fixtures/bench), all
+  benign rule files in the styles real teams write.
+
+Run from the repository root. Exit status 1 if the legacy part disagrees with expected.json.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,43 +31,130 @@ sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 from engram.safety import KINDS, scan  # noqa: E402
 
-CORPUS = ROOT / "tests" / "fixtures" / "safety"
+FIXTURES = ROOT / "tests" / "fixtures"
+CORPUS = FIXTURES / "safety"
+PARTS = ("tuning", "heldout", "heldout2")
 
 
-def verdicts() -> dict[str, tuple[set[str], set[str]]]:
-    """Map each corpus file to (expected kinds, found kinds)."""
+class Item:
+    def __init__(self, family: str, name: str, expect: str, text: str) -> None:
+        self.family, self.name, self.expect, self.text = family, name, expect, text
+
+    @property
+    def hostile(self) -> bool:
+        return self.expect != "-"
+
+
+_HEADER_RE = re.compile(r"^=== (\S+) (\S+)\n", re.MULTILINE)
+
+
+def read_items(part: str) -> list[Item]:
+    items: list[Item] = []
+    for path in sorted((CORPUS / "corpus" / part).glob("*.txt")):
+        text = path.read_text("utf-8")
+        heads = list(_HEADER_RE.finditer(text))
+        for head, following in zip(heads, [*heads[1:], None], strict=True):
+            name, expect = head.group(1), head.group(2)
+            body = text[head.end() : following.start() if following else len(text)]
+            group = "secret" if path.stem == "secrets" else name.split("-", 1)[0]
+            items.append(Item(f"{path.stem}/{group}", name, expect, body.strip("\n")))
+    return items
+
+
+def found(text: str) -> list[str]:
+    lines = enumerate(text.splitlines(), start=1)
+    return sorted({f"{f.kind}: {f.detail} (line {f.line})" for f in scan(lines).findings})
+
+
+def report_items(part: str, items: list[Item], verbose: bool) -> tuple[int, int, int, int]:
+    """Prints per-family rows; returns (hostile, printed, benign, withheld)."""
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    wrong: list[str] = []
+    hostile = printed = benign = withheld = 0
+    for item in items:
+        hits = found(item.text)
+        failed = (not hits) if item.hostile else bool(hits)
+        rows[item.family][0] += 1
+        rows[item.family][1] += failed
+        if item.hostile:
+            hostile += 1
+            printed += failed
+        else:
+            benign += 1
+            withheld += failed
+        if failed:
+            what = "printed" if item.hostile else "withheld: " + "; ".join(hits)
+            wrong.append(f"  {item.family} {item.name}: {what}")
+    print(f"\n## {part}: {len(items)} items ({hostile} hostile, {benign} benign)")
+    print(f"{'family':<28}{'items':>6}{'wrong':>7}   (hostile printed / benign withheld)")
+    for family in sorted(rows):
+        n, bad = rows[family]
+        print(f"{family:<28}{n:>6}{bad:>7}")
+    print(f"hostile printed: {printed}/{hostile}"
+          f" ({100 * printed / max(hostile, 1):.1f}%); benign withheld: {withheld}/{benign}")
+    secrets = [i for i in items if i.hostile and i.expect == "secret"]
+    injections = [i for i in items if i.hostile and i.expect != "secret"]
+    for label, group in (("secrets", secrets), ("injections (all other kinds)", injections)):
+        if group:
+            missed = sum(not found(i.text) for i in group)
+            print(f"  {label} printed: {missed}/{len(group)} ({100 * missed / len(group):.1f}%)")
+    if verbose or len(wrong) <= 25:
+        print("\n".join(wrong))
+    return hostile, printed, benign, withheld
+
+
+def report_memories(verbose: bool) -> int:
+    paths = sorted((FIXTURES / "devset" / "memories").rglob("*.md"))
+    paths += sorted((FIXTURES / "bench" / "memories").rglob("*.md"))
+    withheld = []
+    for path in paths:
+        text = path.read_text("utf-8", errors="replace")
+        hits = found(text)
+        if hits:
+            withheld.append(f"  {path.relative_to(ROOT)}: {'; '.join(hits)}")
+    print(f"\n## memories: {len(paths)} benign rule files; withheld: {len(withheld)}")
+    if verbose or len(withheld) <= 25:
+        print("\n".join(withheld))
+    return len(withheld)
+
+
+def report_legacy(verbose: bool) -> int:
     expected: dict[str, list[str]] = json.loads((CORPUS / "expected.json").read_text("utf-8"))
-    out: dict[str, tuple[set[str], set[str]]] = {}
+    results: dict[str, tuple[set[str], set[str]]] = {}
     for path, kinds in sorted(expected.items()):
         lines = (CORPUS / path).read_text("utf-8").splitlines()
-        found = {f.kind for f in scan(enumerate(lines, start=1)).findings}
-        out[path] = (set(kinds), found)
-    return out
-
-
-def main() -> int:
-    results = verdicts()
+        got = {f.kind for f in scan(enumerate(lines, start=1)).findings}
+        results[path] = (set(kinds), got)
     folders = sorted({path.split("/")[0] for path in results})
     sizes = ", ".join(f"{sum(p.startswith(f + '/') for p in results)} {f}" for f in folders)
-    print(f"corpus: {len(results)} files ({sizes})")
+    print(f"## legacy: {len(results)} files ({sizes}), judged per kind")
     print(f"{'kind':<14}{'TP':>5}{'FP':>5}{'FN':>5}{'TN':>5}")
-    totals = [0, 0, 0, 0]
     for kind in KINDS:
         row = [0, 0, 0, 0]  # TP, FP, FN, TN
         for want, got in results.values():
             row[(kind not in want) + 2 * (kind not in got)] += 1
-        tp, fp, fn, tn = row[0], row[1], row[2], row[3]
-        print(f"{kind:<14}{tp:>5}{fp:>5}{fn:>5}{tn:>5}")
-        totals = [a + b for a, b in zip(totals, (tp, fp, fn, tn), strict=True)]
-    print(f"{'total':<14}{totals[0]:>5}{totals[1]:>5}{totals[2]:>5}{totals[3]:>5}")
-    flagged_safe = [p for p, (want, got) in results.items() if got and not want]
-    missed = [p for p, (want, got) in results.items() if want and not got]
-    print(f"files: {len(flagged_safe)} safe files flagged, {len(missed)} unsafe files passed")
+        print(f"{kind:<14}{row[0]:>5}{row[1]:>5}{row[2]:>5}{row[3]:>5}")
     wrong = [p for p, (want, got) in results.items() if want != got]
     for path in wrong:
         want, got = results[path]
         print(f"  {path}: expected {sorted(want)}, found {sorted(got)}")
-    return 1 if wrong else 0
+    return len(wrong)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("all", "legacy", *PARTS, "memories"), default="all")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    status = 0
+    if args.part in ("all", "legacy"):
+        status = 1 if report_legacy(args.verbose) else 0
+    for part in PARTS:
+        if args.part in ("all", part):
+            report_items(part, read_items(part), args.verbose)
+    if args.part in ("all", "memories"):
+        report_memories(args.verbose)
+    return status
 
 
 if __name__ == "__main__":

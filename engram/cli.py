@@ -15,6 +15,7 @@ import click
 
 from engram import __version__
 from engram.errors import EngramError, UnknownHostError
+from engram.paths import current_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,7 +46,7 @@ def _scope_options(func: F) -> F:
 def _request(**kwargs: Any) -> Any:
     from engram.pipeline import Request
 
-    return Request(cwd=str(Path.cwd()), **kwargs)
+    return Request(cwd=str(Path(current_dir())), **kwargs)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -178,7 +179,8 @@ def import_(dry_run: bool, force: bool, workspace: str | None) -> None:
     from engram import importer
     from engram.paths import find_project
 
-    project = Path(workspace) if workspace else find_project(Path.cwd()) or Path.cwd()
+    here = Path(current_dir())
+    project = Path(workspace) if workspace else find_project(here) or here
     report = importer.run(project, dry_run=dry_run, force=force)
     click.echo(importer.format_report(report), nl=False)
     if not report.ok:
@@ -214,7 +216,8 @@ def hook(host: str) -> None:
 def _project_dir(workspace: str | None) -> Path:
     from engram.pipeline import resolve
 
-    return resolve(_request(workspace=workspace, lenient_config=True)).workspace_dir or Path.cwd()
+    context = resolve(_request(workspace=workspace, lenient_config=True))
+    return context.workspace_dir or Path(current_dir())
 
 
 @cli.group(epilog="Example: engram hooks install claude")
@@ -275,7 +278,7 @@ def hooks_sync(host: str | None, check: bool, workspace: str | None) -> None:
     and the managed section of CLAUDE.md / AGENTS.md / GEMINI.md / copilot-instructions.md."""
     from engram import sync
 
-    report = sync.sync_rules(str(Path.cwd()), workspace=workspace, check=check,
+    report = sync.sync_rules(current_dir(), workspace=workspace, check=check,
                              hosts=(host,) if host else None)
     click.echo(sync.format_report(report, check=check), nl=False)
     if not report.ok:
@@ -291,7 +294,7 @@ def hooks_log(session: str | None, limit: int, workspace: str | None) -> None:
     """What each hook call injected, and what it demoted or left out, newest first."""
     from engram import hooklog
 
-    entries = hooklog.entries_for(cwd=str(Path.cwd()), session=session, limit=limit,
+    entries = hooklog.entries_for(cwd=current_dir(), session=session, limit=limit,
                                   workspace=workspace)
     click.echo(hooklog.format_entries(entries), nl=False)
 

@@ -42,6 +42,9 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    # Whether a workspace memory's `safety: {allow: [...]}` is honoured; only the user's own
+    # config (the global root) may set it, so a cloned repository cannot loosen it.
+    safety_workspace_overrides: str = "allow"  # allow | refuse
     hooks_hosts: tuple[str, ...] = ()  # hosts `hooks sync` writes for besides installed ones
     # Lenient loading only: what was set aside, as `path[:line]: key: problem` lines.
     warnings: tuple[str, ...] = ()
@@ -58,7 +61,8 @@ def load_config(workspace_dir: str | None, home_dir: str, *, lenient: bool = Fal
     """
     config = Config()
     sink: list[str] | None = [] if lenient else None
-    for root in (home_dir, workspace_dir):  # later files override earlier ones, key by key
+    # Later files override earlier ones, key by key.
+    for root, own in ((home_dir, True), (workspace_dir, workspace_dir == home_dir)):
         if root is None:
             continue
         path = os.path.join(root, CONFIG_FILE)
@@ -71,7 +75,8 @@ def load_config(workspace_dir: str | None, home_dir: str, *, lenient: bool = Fal
                 raise
             sink.append(f"{exc} (file ignored: defaults apply)")
             continue
-        config = _apply(config, data, path, sink)
+        user = None if own else os.path.join(home_dir, CONFIG_FILE)
+        config = _apply(config, data, path, sink, user)
     return replace(config, warnings=tuple(sink)) if sink else config
 
 
@@ -195,10 +200,12 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "safety.workspace_overrides": _choice("allow", "refuse"),
     "hooks.hosts": _hosts,
 }
 KEYS = (*_CONVERTERS, WEIGHTS_KEY)
-SECTIONS = ("load", "hooks")
+SECTIONS = ("load", "hooks", "safety")
+USER_ONLY = frozenset({"safety.workspace_overrides"})
 WEIGHT_FIELDS = tuple(name for name, _ in DEFAULT_FIELD_WEIGHTS)
 
 
@@ -240,11 +247,16 @@ def _flatten(data: dict[Any, Any], path: str, sink: list[str] | None,
 
 
 def _apply(config: Config, data: dict[str, Any], path: str,
-           sink: list[str] | None = None) -> Config:
+           sink: list[str] | None = None, user: str | None = None) -> Config:
+    """`user`: the user's own config file, when `path` is a workspace's (which cannot set the
+    USER_ONLY keys: a repository must not decide how its own memories are checked)."""
     changes: dict[str, Any] = {}  # values checked by their converter, typed per key
     weights = dict(config.load_field_weights)
     for key, value in _flatten(data, path, sink).items():
         try:
+            if key in USER_ONLY and user is not None:
+                raise ConfigError(f"{path}: {key}: only your own config ({user}) can set this;"
+                                  " a workspace cannot decide how its own memories are checked")
             if key == WEIGHTS_KEY:
                 if not isinstance(value, dict):
                     raise ConfigError(f"{path}: {key}: expected a mapping such as "

@@ -3,7 +3,6 @@ everything else goes through the click CLI."""
 
 from __future__ import annotations
 
-import os
 import sys
 
 
@@ -30,9 +29,10 @@ def _load(query: str) -> int:
     prints the same `pipeline.load_answer` for every other form."""
     from engram import pipeline
     from engram.errors import EngramError
+    from engram.paths import current_dir
 
     try:
-        stdout, stderr = pipeline.load_answer(pipeline.Request(query=query, cwd=os.getcwd()))
+        stdout, stderr = pipeline.load_answer(pipeline.Request(query=query, cwd=current_dir()))
     except EngramError as exc:
         stdout, stderr = "", exc.lines()
         code = 1

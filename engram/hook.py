@@ -264,12 +264,26 @@ def _session_start(run: _Run) -> _Outcome:
             return _Outcome(entry={"note": note, "already": tuple(already)})
 
         def head(parts: RenderedParts) -> str:
-            lines = [proof_line(run.host, parts, already)] if parts.bodies or parts.cards else []
+            lines = ([proof_line(run.host, parts, already, overrides(pack))]
+                     if parts.bodies or parts.cards else [])
             return "\n".join([*lines, *([index] if index else [])])
 
         rendered = fit(run.host, pack, omit_ids=already, head=head)
         _record(state, pack, rendered)
-    return records.replace(_from_rendered(rendered), stderr=withheld_lines(pack))
+    outcome = _from_rendered(rendered)
+    return records.replace(outcome, entry={**outcome.entry, "overrides": _shown_overrides(
+        pack, rendered)}, stderr=withheld_lines(pack))
+
+
+# A pasted log or file can make a prompt megabytes long; routing reads its start and its end
+# (where the question usually is), so the hook's cost does not grow with the paste.
+PROMPT_HEAD, PROMPT_TAIL = 6000, 2000
+
+
+def routed_text(prompt: str) -> str:
+    if len(prompt) <= PROMPT_HEAD + PROMPT_TAIL:
+        return prompt
+    return prompt[:PROMPT_HEAD] + "\n" + prompt[-PROMPT_TAIL:]
 
 
 def _managed_keys(run: _Run) -> set[str]:
@@ -284,10 +298,11 @@ def _managed_keys(run: _Run) -> set[str]:
 def _prompt(run: _Run) -> _Outcome:
     from engram.pipeline import build_pack
 
-    reason = skip_reason(run.event.prompt, run.config.hooks_min_prompt_chars)
+    prompt = routed_text(run.event.prompt)
+    reason = skip_reason(prompt, run.config.hooks_min_prompt_chars)
     if reason is not None:
         return _Outcome(entry={"note": f"skipped: {reason}"})
-    pack = build_pack(run.request(query=run.event.prompt), run.ctx)
+    pack = build_pack(run.request(query=prompt), run.ctx)
     with run.session() as state:
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
         if members:
@@ -395,13 +410,14 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
     head = None
     if run.config.hooks_proof:
         def head(parts: RenderedParts) -> str:
-            return proof_line(run.host, parts, already)
+            return proof_line(run.host, parts, already, overrides(pack))
 
     rendered = fit(run.host, pack, omit_ids=omit, head=head)
     _record(state, pack, rendered)
     outcome = _from_rendered(rendered)
-    return records.replace(outcome, entry={**outcome.entry, "already": tuple(already)},
-                               stderr=withheld_lines(pack))
+    return records.replace(outcome, entry={**outcome.entry, "already": tuple(already),
+                                           "overrides": _shown_overrides(pack, rendered)},
+                           stderr=withheld_lines(pack))
 
 
 def withheld_lines(pack: Pack) -> tuple[str, ...]:
@@ -469,8 +485,10 @@ def cap_label(host: Host) -> str:
     return f"{host.cap:,}-{unit} cap"
 
 
-def proof_line(host: Host, parts: RenderedParts, already: Sequence[str] = ()) -> str:
-    """`engram: loaded 2 new (a, b); already loaded: c; 1 shown as cards to fit the ... cap`."""
+def proof_line(host: Host, parts: RenderedParts, already: Sequence[str] = (),
+               overrides: Sequence[str] = ()) -> str:
+    """`engram: loaded 2 new (a, b); already loaded: c; 1 shown as cards to fit the ... cap`,
+    and `; safety.allow in force: b (secret)` for printed memories that override the scan."""
     line = f"engram: loaded {len(parts.bodies)} new"
     if parts.bodies:
         line += f" ({', '.join(parts.bodies)})"
@@ -481,7 +499,23 @@ def proof_line(host: Host, parts: RenderedParts, already: Sequence[str] = ()) ->
     if parts.dropped:
         line += (f"; {len(parts.dropped)} left out to fit the {cap_label(host)}: "
                  + ", ".join(parts.dropped))
+    shown = set(parts.bodies) | set(parts.cards)
+    in_force = [o for o in overrides if o.split(":", 1)[0] in shown]
+    if in_force:
+        line += "; safety.allow in force: " + ", ".join(
+            f"{o.split(':', 1)[0]} ({o.split(':', 1)[1].replace('+', ', ')})" for o in in_force)
     return line
+
+
+def _shown_overrides(pack: Pack, rendered: Rendered) -> tuple[str, ...]:
+    shown = set(rendered.bodies) | set(rendered.cards)
+    return tuple(o for o in overrides(pack) if o.split(":", 1)[0] in shown)
+
+
+def overrides(pack: Pack) -> tuple[str, ...]:
+    """`id:kind+kind` for each pack memory whose `safety.allow` is in force."""
+    return tuple(f"{i.memory.id}:{'+'.join(i.memory.safety_allow)}" for i in pack.items
+                 if i.memory.safety_allow)
 
 
 def index_line(memories: Sequence[Memory]) -> str | None:

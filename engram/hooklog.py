@@ -40,6 +40,8 @@ class LogEntry:
     chars: int = 0
     note: str = ""  # why nothing was injected (skip reason, error), empty otherwise
     warnings: tuple[str, ...] = ()  # config keys set aside for this call (defaults applied)
+    # Printed memories whose `safety: {allow: [...]}` was in force, as `id:kind+kind`.
+    overrides: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"time": self.time, "host": self.host, "event": self.event,
@@ -47,7 +49,8 @@ class LogEntry:
                 "already": list(self.already), "cards": list(self.cards),
                 "demoted": list(self.demoted), "dropped": list(self.dropped),
                 "chars": self.chars, "note": self.note,
-                **({"warnings": list(self.warnings)} if self.warnings else {})}
+                **({"warnings": list(self.warnings)} if self.warnings else {}),
+                **({"overrides": list(self.overrides)} if self.overrides else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LogEntry:
@@ -60,7 +63,7 @@ class LogEntry:
                    str(data.get("event", "")), str(data.get("session", "")),
                    ids("delivered"), ids("already"), ids("cards"), ids("demoted"),
                    ids("dropped"), chars if isinstance(chars, int) else 0,
-                   str(data.get("note", "")), ids("warnings"))
+                   str(data.get("note", "")), ids("warnings"), ids("overrides"))
 
 
 def now_iso() -> str:
@@ -116,6 +119,7 @@ def format_entries(entries: Iterable[LogEntry]) -> str:
         line = f"{e.time} {e.host} {e.event} {e.session[:12]} chars={e.chars}"
         line += _ids("delivered", e.delivered) + _ids("already", e.already)
         line += _ids("cards", e.cards) + _ids("demoted", e.demoted) + _ids("dropped", e.dropped)
+        line += _ids("safety-allow", e.overrides)
         if e.note:
             line += f" ({e.note})"
         lines.append(line)

@@ -35,7 +35,7 @@ from engram.discover import (
 from engram.errors import IndexWriteError
 from engram.fsutil import file_lock
 from engram.layers import layers as dependency_layers
-from engram.model import Memory, Problem
+from engram.model import SCANNER_VERSION, Finding, Memory, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 from engram.records import TYPE_CHECKING, NamedTuple, as_dict, field_types
 from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
@@ -43,8 +43,9 @@ from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "14"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
-# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes
+SCHEMA_VERSION = "15"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+# 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
+# 15: safety verdicts
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -478,6 +479,8 @@ class ScopeIndex:
             if writer.full():
                 self._write_blocks(writer.take())
         self._write_blocks(writer.take())
+        if removed or not self._delta.full:  # verdicts on bytes no file holds any more
+            conn.execute("DELETE FROM verdicts WHERE sha256 NOT IN (SELECT sha256 FROM files)")
         self._set_meta("version", SCHEMA_VERSION)
 
     def _write_blocks(self, rows: list[blocks.Row]) -> None:
@@ -524,6 +527,9 @@ class ScopeIndex:
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
+        conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)", (
+            (*prepared.verdict[:1], SCANNER_VERSION, prepared.verdict[1])
+            for _, prepared in stored if prepared.verdict is not None))
         for key, prepared in stored:
             depth = self._delta.learn(key, prepared)
             if depth is not None:
@@ -689,6 +695,15 @@ class ScopeIndex:
         out.sort(key=lambda p: (p.path, p.line, p.field, p.message))
         return out
 
+    def verdict(self, sha: str) -> tuple[Finding, ...] | None:
+        """The stored safety findings on the bytes with this sha256, if the current scanner
+        judged them (engram.safety.verdicts)."""
+        row = self.conn.execute("SELECT findings FROM verdicts WHERE sha256=? AND scanner=?",
+                                (sha, SCANNER_VERSION)).fetchone()
+        if row is None:
+            return None
+        return tuple(Finding(kind, line, detail) for kind, line, detail in json.loads(row[0]))
+
     def stems(self, words: Iterable[str]) -> dict[str, str]:
         """Known stems of these words (recorded at index time)."""
         wanted = sorted(set(words))[:500]
@@ -746,6 +761,8 @@ class Prepared(NamedTuple):
     # The memories row after its key: id, rel, data, head, lengths, globs, signature,
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms.
     columns: tuple[object, ...]
+    # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
+    verdict: tuple[str, str] | None = None
 
 
 def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
@@ -790,6 +807,8 @@ _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes
 def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
     """Parse and prepare some files, and build their posting blocks (in a worker process, or
     in this one); also the stems computed on the way."""
+    from engram.safety.verdicts import judge_file
+
     root, scope, stats, first_key = job
     out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
@@ -798,6 +817,7 @@ def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
         prepared = None
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
+            prepared = prepared._replace(verdict=judge_file(Path(root) / stat.rel, memory))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([_problem_row(p) for p in problems])))
     return (out, blocks.build(entries)), take_fresh()
@@ -1030,10 +1050,13 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
         CREATE INDEX IF NOT EXISTS bands_band ON bands(band);
         CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
+        CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT PRIMARY KEY, scanner TEXT,
+            findings TEXT) WITHOUT ROWID;
     """)
     row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
     if row is not None and row[0] != SCHEMA_VERSION:
         # Columns change between versions: drop the tables, not just their rows.
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
-                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;")
+                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;"
+                           " DROP TABLE IF EXISTS verdicts;")
         _create(conn)

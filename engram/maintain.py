@@ -5,16 +5,18 @@ Each returns values or raises EngramError; printing and exit codes belong to the
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engram.config import Config
 from engram.errors import EngramError, UnknownIdError
 from engram.graph import analyze
 from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
-from engram.pipeline import Request, Scopes, resolve
+from engram.pipeline import Request, Scopes, allow_in_force, resolve
 from engram.records import replace
 from engram.stale import SourcesLock
 
@@ -43,6 +45,9 @@ def check(request: Request) -> list[Problem]:
         files = {r.memory.id: scopes.indexes[n].root / r.memory.rel_path for r, n in records}
         problems += _source_problems([(r.memory, scopes.indexes[n].root) for r, n in records],
                                      paths, files)
+        problems += [_override_warning(r.memory, scopes.indexes[n].root, paths[r.memory.id],
+                                       ctx.config) for r, n in records
+                     if r.memory.safety_allow]
     finally:
         scopes.close()
     problems.extend(_config_problem(warning) for warning in ctx.config.warnings)
@@ -64,6 +69,19 @@ def check(request: Request) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.path, p.line, p.field, p.message))
 
 
+def _override_warning(memory: Memory, root: Path, shown: str, config: Config) -> Problem:
+    """`safety: {allow: [...]}` is never silent: `check` names each memory that carries one."""
+    line = 1
+    with contextlib.suppress(OSError):
+        text = (root / memory.rel_path).read_text("utf-8", errors="replace")
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if t.startswith("safety:")), 1)
+    kinds = ", ".join(memory.safety_allow)
+    if not allow_in_force(memory, config):
+        return Problem(shown, line, "safety", f"allow: {kinds}: refused by your config"
+                       " (safety.workspace_overrides: refuse); the scan withholds as usual",
+                       "warning")
+    return Problem(shown, line, "safety", f"allow: {kinds}: the safety scan lets this memory"
+                   f" through whatever {kinds} it finds", "warning")
 def _source_problems(memories: list[tuple[Memory, Path]], paths: dict[str, str],
                      files: dict[str, Path]) -> list[Problem]:
     """A `sources` entry that does not exist, and each source changed since `engram verify`

@@ -38,7 +38,7 @@ from engram.paths import (
     outer_projects,
 )
 from engram.records import TYPE_CHECKING
-from engram.render import RELATED_MAX, Rendered, check_printable, render_pack
+from engram.render import RELATED_MAX, Printable, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
 from engram.tokenize import is_procedural, seed_stems, tokens, words
@@ -148,6 +148,13 @@ class Scopes:
     def close(self) -> None:
         for index in self.indexes:
             index.close()
+
+    def check(self, memory: Memory) -> Printable:
+        """The checks before printing, with the index's stored safety verdict (no rescan when
+        the bytes are the ones it judged) and the `safety.allow` the user's config lets stand."""
+        index = self.index_of(memory)
+        return check_printable(memory, index.root, index.verdict(memory.sha256),
+                               allow_in_force(memory, self.ctx.config))
 
     def root_of(self, memory: Memory) -> Path:
         return self.index_of(memory).root
@@ -614,7 +621,29 @@ def build_pack(request: Request, context: Context | None = None) -> Pack:
     return _build(context or resolve(request), request)
 
 
+def allow_in_force(memory: Memory, config: Config) -> tuple[str, ...]:
+    """The kinds a memory's `safety.allow` exempts: none for a workspace memory when the user's
+    config says `safety.workspace_overrides: refuse`."""
+    if memory.scope == WORKSPACE and config.safety_workspace_overrides == "refuse":
+        return ()
+    return memory.safety_allow
+
+
+def _overrides_in_force(ctx: Context, pack: Pack) -> Pack:
+    """Refused overrides taken off the pack's memories, so nothing reports them as in force."""
+    if not any(i.memory.safety_allow and not allow_in_force(i.memory, ctx.config)
+               for i in pack.items):
+        return pack
+    return records.replace(pack, items=tuple(
+        records.replace(i, memory=records.replace(i.memory, safety_allow=()))
+        if not allow_in_force(i.memory, ctx.config) else i for i in pack.items))
+
+
 def _build(ctx: Context, request: Request) -> Pack:
+    return _overrides_in_force(ctx, _build_pack(ctx, request))
+
+
+def _build_pack(ctx: Context, request: Request) -> Pack:
     scopes = Scopes(ctx)
     try:
         if request.ids:
@@ -684,7 +713,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     printable_list += [(r, "related") for r in selection.cut[:5]]
     for member, mode in printable_list:
         memory = member.memory
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status == "changed" and not final:
             changed.append(memory)
             continue
@@ -777,7 +806,7 @@ def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
             warnings.append(f"engram: warning: {mid} is out of its lifecycle ({lifecycle})")
         if not route.role_visible(memory, ctx.role):
             warnings.append(f"engram: warning: {mid} is for roles {', '.join(memory.roles)}")
-        check = check_printable(memory, scopes.root_of(memory))
+        check = scopes.check(memory)
         if check.status != "ok":
             excluded.append((mid, check.exclusion))
             withheld.extend((mid, f) for f in check.findings)
@@ -845,7 +874,8 @@ def session_start(request: Request,
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _session_pack(ctx, scopes, request), _visible_memories(ctx, scopes)
+        pack = _overrides_in_force(ctx, _session_pack(ctx, scopes, request))
+        return pack, _visible_memories(ctx, scopes)
     finally:
         scopes.close()
 
@@ -866,7 +896,7 @@ def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
     excluded: list[tuple[str, str]] = []
     withheld: list[tuple[str, Finding]] = []
     for member in selection.members:
-        check = check_printable(member.memory, scopes.root_of(member.memory))
+        check = scopes.check(member.memory)
         if check.status != "ok":
             excluded.append((member.memory.id, check.exclusion))
             withheld.extend((member.memory.id, f) for f in check.findings)

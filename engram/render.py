@@ -181,9 +181,12 @@ class Printable(NamedTuple):
         return f"unsafe:{self.findings[0].kind}" if self.findings else "changed"
 
 
-def check_printable(memory: Memory, root: Path) -> Printable:
-    """Re-read the file, compare its hash with the index, and safety-scan what would print."""
-    from engram.safety import scan
+def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | None = None,
+                    allow: tuple[str, ...] | None = None) -> Printable:
+    """Re-read the file and compare its hash with the index. `stored` is the index's verdict on
+    the bytes with that hash (engram.safety.verdicts): equal hashes prove the bytes printed are
+    the bytes it judged, so it stands; without one the bytes are scanned now. `allow` is the
+    `safety.allow` in force (the memory's own when None)."""
     from engram.sections import rendered_lines
 
     try:
@@ -192,24 +195,15 @@ def check_printable(memory: Memory, root: Path) -> Printable:
         return Printable("unreadable")
     if sha256(raw).hexdigest() != memory.sha256:
         return Printable("changed")
+    if stored is None:
+        from engram.safety.verdicts import judge
+
+        stored = judge(raw, memory)
     text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
-    lines = rendered_lines(text)
-    result = scan([*lines, *_card_lines(text, memory)], memory.safety_allow)
-    body = "\n".join(line for _, line in lines)
-    if not result.safe:
-        return Printable("unsafe", findings=result.findings, allowed=result.allowed)
-    return Printable("ok", body=body, allowed=result.allowed)
-
-
-def _card_lines(text: str, memory: Memory) -> list[tuple[int, str]]:
-    # Cards print frontmatter text: scan the parsed value at its key's line, so the number is real.
-    out: list[tuple[int, str]] = []
-    key_lines: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines()[:400], start=1):
-        for key in ("directive", "summary"):
-            if line.startswith(key + ":") and key not in key_lines:
-                key_lines[key] = number
-    for key, value in (("directive", memory.directive), ("summary", memory.summary)):
-        if value:
-            out.append((key_lines.get(key, 1), value))
-    return out
+    body = "\n".join(line for _, line in rendered_lines(text))
+    exempt = frozenset(memory.safety_allow if allow is None else allow)
+    findings = tuple(f for f in stored if f.kind not in exempt)
+    allowed = tuple(f for f in stored if f.kind in exempt)
+    if findings:
+        return Printable("unsafe", findings=findings, allowed=allowed)
+    return Printable("ok", body=body, allowed=allowed)

@@ -5,12 +5,18 @@ Pure and stdlib-only (no I/O): `scan` judges numbered lines and returns `Finding
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
 
 from engram.model import Finding
 from engram.records import NamedTuple
+from engram.safety.languages import foreign_override
+from engram.safety.normalise import may_override, skeleton
+from engram.safety.secrets import basic_auth, provider_token, real_token
+from engram.safety.structure import forged_tool_markup, hidden_text, role_header
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 
@@ -125,13 +131,92 @@ _PERSONA_STRONG = (
 # ... and generic ones that need an article first ("you are now an AI", not "now connected to
 # the model server").
 _PERSONA_NOUN = r"(?:ai|assistant|model|bot|chatbot|llm|persona|character|language\s+model)"
-_BREAK = r"(?=\s*(?:$|[.,;:!)]|about\b|that\s+you\b|what\s+you\b|anything\b|you\b))"
+_BREAK = r"(?=\s*(?:$|[.,;:!)]|-->|about\b|that\s+you\b|what\s+you\b|anything\b|you\b))"
 
+# Softer verbs of dismissal: only with a word for "earlier" or "your" before the orders, since
+# "skip the instructions above if you use Docker" is ordinary advice.
+_DISOBEY = (
+    r"(?:pay\s+no\s+attention\s+to|stop\s+following|no\s+longer\s+follow|set\s+aside|put\s+aside"
+    r"|throw\s+out"
+    r"|(?:do\s+not|don'?t|must\s+not|never)\s+(?:follow|obey|heed|listen\s+to))"
+)
+_SOFT = rf"(?:skip|neglect|overlook|omit|{_DISOBEY})"
 _INJECTION: tuple[tuple[str, str], ...] = (
     ("instruction override", rf"\b(?:{_STRONG}|{_WEAK})\s+{_DET}{_BEFORE}\s+{_DET}{_ORDERS}\b"),
+    ("instruction override", rf"\b{_SOFT}\s+{_DET}{_BEFORE}\s+{_DET}{_ORDERS}\b"),
+    ("instruction override", rf"\b{_SOFT}\s+(?:all\s+(?:of\s+)?)?your\s+(?:(?:own|current"
+     rf"|existing|original|previous|prior|core|{_SAFETY})\s+)*(?:{_RULESET}|{_SYS}|system\s+prompt)\b"
+     rf"|\b{_SOFT}\s+(?:the\s+|any\s+)?(?:{_SYS}|system\s+prompt)\b"),
     (
         "instruction override",
-        rf"\b{_STRONG}\s+{_DET}{_ORDERS}\s+(?:above|(?:that\s+)?(?:you\s+(?:were|have\s+been"
+        r"\b(?:ignore|disregard)\s+(?:(?:all|any|the|your|these|previous|prior)\s+)?(?:instructions"
+        r"|prompts?|rules)\b[\s,;.:!-]*(?:and\s+|then\s+)?(?:just\s+|only\s+|instead\s+|simply\s+)?"
+        r"(?:print|say|output|respond|reply|write|type|return|repeat)\b",
+    ),
+    (
+        "instruction override",
+        rf"\b{_STRONG}\s+{_DET}(?:rules|guidelines|instructions)\s+(?:that\s+)?you\s+(?:were|have"
+        r"\s+been|had\s+been)\s+given\b",
+    ),
+    (
+        "prompt leak request",
+        r"\bwhat\s+(?:are|were|is|was)\s+your\s+(?:(?:initial|original|first|hidden|secret|system"
+        r"|exact|full|current|starting)\s+)*(?:instructions|prompt|directives|guidelines|rules)\b",
+    ),
+    (
+        "prompt leak request",
+        r"\b(?:tell|show|give|send)\s+me\s+(?:your|the)\s+(?:(?:full|exact|hidden|original|initial"
+        r"|secret|entire)\s+)*(?:system\s+prompt|instructions|initial\s+prompt|prompt)\b",
+    ),
+    (
+        "prompt leak request",
+        r"\b(?:repeat|print|output|copy|recite|reproduce)\s+(?:(?:the|all)\s+)?(?:words|text"
+        r"|everything|all)\s+(?:(?:written|shown)\s+)?(?:above|before\s+this|prior\s+to\s+this)"
+        r"|\boutput\s+your\s+(?:initiali[sz]ation|initial|system|hidden)\b",
+    ),
+    (
+        "prompt leak request",
+        r"\b(?:first|opening|initial|very\s+first)\s+(?:words|lines?|messages?|sentences?|text)\s+"
+        r"(?:of|in)\s+(?:this|the|our|your)\s+(?:conversation|chat|context|prompt|session)\b"
+        r"|\b(?:summari[sz]e|paraphrase|translate|list|describe|print|reveal|show|output|dump)\s+"
+        r"(?:me\s+)?your\s+(?:(?:full|entire|hidden|original|initial|exact)\s+)*system\s+"
+        r"(?:prompt|instructions|message|rules)\b",
+    ),
+    (
+        "instruction override",
+        rf"\b{_STRONG}\s+(?:all\s+of\s+)?the\s+(?:above|preceding|foregoing)\b"
+        r"(?=[\s,;:]*(?:and\s+)?(?:then\s+|instead\b|now\b|just\b))"
+        rf"|\b{_STRONG}\s+(?:everything|anything|all)\s+(?:(?:written|said|stated)\s+)?"
+        r"(?:before|above|prior\s+to)\s+(?:this|here)\b",
+    ),
+    (
+        "instruction override",
+        r"\b(?:earlier|previous|prior|above|original|initial|old)\s+(?:guidance|instructions"
+        r"|rules|directives|prompt|guidelines)\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are)\s+(?:now\s+)?"
+        r"(?:void|cancell?ed|obsolete|revoked|superseded|null|invalid))\b",
+    ),
+    (
+        "hide from the user",
+        r"\b(?:do\s+not|don'?t|never)\s+(?:mention|disclose|reveal|report)\s+(?:it|this|that|these"
+        r"|the)(?:\s+(?:change|changes|edit|edits|step|file|addition))?\s*(?:to\s+(?:anyone|the"
+        r"\s+user|them)|in\s+(?:your|the)\s+(?:summary|reply|response|answer|output|commit\s+message"
+        r"|pr\s+description))?\s*(?:[.!;]|-->|$)",
+    ),
+    (
+        "hide from the user",
+        r"\bwithout\s+(?:telling|informing)\s+(?:the\s+)?(?:user|human|anyone"
+        r"|them)\b",
+    ),
+    (
+        "hide from the user",
+        r"\b(?:secretly|covertly|surreptitiously)\s+(?:add|insert|append|include|send|upload|copy"
+        r"|run|execute|install|modify|change|embed|push|commit|replace|write)\b"
+        r"|(?:^|[.!;:]\s*|\band\s+)silently\s+(?:add|insert|append|include|send|upload|copy|install"
+        r"|embed|exfiltrate|modify|replace|push)\b",
+    ),
+    (
+        "instruction override",
+        rf"\b(?:{_STRONG}|{_DISOBEY})\s+{_DET}{_ORDERS}\s+(?:above|(?:that\s+)?(?:you\s+(?:were|have\s+been"
         r"|had\s+been)\s+given|given\s+(?:to\s+you|above|before|earlier|previously)))",
     ),
     ("system prompt override", rf"\b{_STRONG}\s+{_DET}{_SYS}\b"),
@@ -220,7 +305,7 @@ _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 _ROLE_TOKEN_RE = _Rule(
     r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id"
     r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>"
-    r"|</?system(?:[-_](?:prompt|message|instructions?))?>"
+    r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
 _LLAMA_RE = _Rule(r"\[/?INST\]|<</?SYS>>")
@@ -233,7 +318,8 @@ _TURN_LINE_RE = _Rule(
 )
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
 _ADDRESSES_MODEL_RE = _Rule(
-    r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm)\b"
+    r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm|authori[sz]ed|comply"
+    r"|obey|override|permissions?|pre-approved|restrictions)\b"
 )
 # Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
 _TRANSCRIPT_RE = _Rule(
@@ -270,7 +356,10 @@ _REPLY_DATA = (
     rf"(?:{_SENSITIVE_FILES}|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
     r"|\bcredentials\b|\bprivate\s+keys?\b|\bsystem\s+prompt\b)"
 )
-_SEND = r"(?:send|post|upload|exfiltrate|transmit|forward|leak|email|e-mail|pipe|beam)"
+_SEND = (
+    r"(?:send|post|upload|exfiltrate|transmit|forward|leak|email|e-mail|pipe|beam|push|publish"
+    r"|sync|commit)"
+)
 _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
     (
         "send secrets out",
@@ -293,22 +382,23 @@ _NEGATION_RE = _Rule(
 )
 _CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
 _NET_TOOL_RE = _Rule(
-    r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm)\b"
+    r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|nslookup"
+    r"|dig)\b"
     r"|\bhttp\s+(?:post|put)\b"
 )
 # A local secret file as a command argument; public keys (*.pub) are meant to be shared.
 _PATH = (
     r"['\"]?(?:(?:~|\$\{?home\}?|\$env:userprofile|%userprofile%|/root|/home/[\w.-]+)[/\\])?"
-    r"(?:\.ssh[/\\](?![\w.-]*\.pub\b)[\w.-]*|\.aws[/\\][\w.-]*|\.netrc\b|\.npmrc\b"
+    r"(?:\.ssh(?:[/\\](?![\w.-]*\.pub\b)[\w.-]*|(?![\w./\\]))|\.aws(?:[/\\][\w.-]*|(?![\w./\\]))|\.netrc\b|\.npmrc\b"
     r"|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
     r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
 )
-_SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat)\b"
+_SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|nslookup|dig)\b"
 _UPLOAD_RE = _Rule(
     rf"(?:-d|--data[\w-]*|-f|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
     rf"|(?:--upload-file|-t|--post-file|--body-file|-infile)[\s=]+{_PATH}"
     rf"|\$\(\s*(?:cat|base64|tar|gzip|xxd|head)\b[^)]*?{_PATH}"
-    r"|\$\(\s*(?:env|printenv|set)\s*\)"
+    r"|\$\(\s*(?:env|printenv|set)\b[^)]*\)"
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
 )
@@ -319,32 +409,29 @@ _BEACON_RE = _Rule(
     r"|<img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\"\s>]*\?[^'\"\s>]*?(?:\{\{?\s*[a-z_]"
     r"|\$\{?[a-z_]|%7b)"
 )
+# A link or image whose URL carries a placeholder for data: the model fills it in and the click
+# or the auto-load delivers it. Template URLs (`/repos/{owner}/{repo}`) name no data.
+_DATA_WORD = (
+    r"(?:data|secret|key|token|password|env|conversation|chat|history|summary|context"
+    r"|credential|output|answer|response|memory|prompt|message|content)"
+)
+_LINK_BEACON_RE = _Rule(
+    r"\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
+    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?{_DATA_WORD})"
+)
+# The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
+_ENV_DUMP_RE = _Rule(
+    r"os\.environ(?!\s*[\[.(\w])|environ\.copy\(\)|process\.env(?!\s*[.\[\w])"
+    r"|\$\((?:env|printenv)\)|\benv\.to_h\b"
+)
+_NET_CALL_RE = _Rule(
+    r"urlopen|requests\.\w+\(|httpx\.\w+\(|\bfetch\(|axios|https?\.request|urllib"
+    r"|sendbeacon|\bcurl\b|\bwget\b|socket\.|net/http"
+)
 
 # --- secret -------------------------------------------------------------------------------------
-_TOKENS: tuple[tuple[str, str], ...] = (
-    ("AWS access key id", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
-    ("GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b"),
-    ("GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{50,}"),
-    (
-        "Slack webhook URL",
-        r"hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{16,}",
-    ),
-    ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-    ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    ("OpenAI-style API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-    ("Stripe secret key", r"\b[rs]k_live_[A-Za-z0-9]{20,}"),
-    ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-    ("GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
-    ("bearer token", r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*"),
-)
-_TOKEN_RE, _TOKEN_DETAIL = _combine(_TOKENS, 0)
-# Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
-_FAKE_TOKEN_RE = _Rule(
-    r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
-    re.IGNORECASE,
-)
+# Provider formats live in engram.safety.secrets; `Bearer <token>` is judged here, by its shape.
+_TOKEN_RE = _Rule(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*")
 _PRIVATE_KEY_RE = _Rule(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
 # A key block is flagged only with key material after the header: docs that show the header
 # alone, or with "...", describe a file format.
@@ -356,7 +443,8 @@ _KEY_STAND_IN_RE = _Rule(r"EXAMPLE|\.\.\.|…")
 _INLINE_KEY_BODY_RE = _Rule(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
 _ASSIGN_RE = _Rule(
     r"(?<![A-Za-z0-9_.:-])(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
-    r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key))"
+    r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
+    r"|credentials?|(?:service|account|signing|encryption|master|db|database)[_-]?key|contrase[nñ]a))"
     r"[\"']?\]?\s*(?::=|=>|==|=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
     re.IGNORECASE,
 )
@@ -381,6 +469,9 @@ _PLACEHOLDER_RE = _Rule(
     re.IGNORECASE,
 )
 _PLAIN_VALUE_RE = _Rule(r"-?\d+(?:\.\d+)*|#[0-9a-fA-F]{3,8}")
+_PATH_OR_CODE_RE = _Rule(
+    r"(?:[/~]|[A-Za-z]:\\)[\w./\\-]*|[A-Za-z_][\w.]*(?:\[[\w.'\"]+\]|\([\w.,'\" ]*\))"
+)
 _WORDS_ONLY_RE = _Rule(r"[A-Za-z _.-]+")
 _URL_CREDS_RE = _Rule(
     r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]+):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
@@ -392,14 +483,6 @@ _DOC_HOST_RE = _Rule(
 )
 
 
-def _real_token(token: str) -> bool:
-    body = token.split("_", 1)[-1] if token.startswith(("gh", "npm_")) else token
-    if _FAKE_TOKEN_RE.rx.search(body) or len(set(body)) < 8:
-        return False
-    # Random keys mix letters and digits; `sk-fading-circle-animation` is a CSS class.
-    return any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
-
-
 def _real_value(value: str) -> bool:
     # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
     # generated secrets and real passwords carry a digit or a symbol.
@@ -409,6 +492,8 @@ def _real_value(value: str) -> bool:
         return False  # prose caught between quotes or backticks, not a credential
     if _PLAIN_VALUE_RE.rx.fullmatch(value):
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
+    if _PATH_OR_CODE_RE.rx.fullmatch(value):
+        return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
     return not _WORDS_ONLY_RE.rx.fullmatch(value)
 
 
@@ -423,9 +508,11 @@ def _assignment_is_secret(key: str, value: str) -> bool:
     if _CALL_RE.rx.match(value):
         return False
     bare = _BARE_RE.rx.match(value)
-    if bare is None or _NAME_RE.rx.fullmatch(bare.group()):
+    # `process.env.KEY!` (TypeScript's non-null assertion), `String!` (a GraphQL type).
+    word = bare.group().rstrip("!?;,") if bare else ""
+    if not word or _NAME_RE.rx.fullmatch(word):
         return False
-    return _real_value(bare.group())
+    return _real_value(word)
 
 
 # --- unicode ------------------------------------------------------------------------------------
@@ -522,7 +609,15 @@ def _unicode_verdict(text: str, i: int, first_line: bool) -> str | None:
 # is a common word in technical prose; only an assignment to it can be a secret.
 _GATES = {
     "injection": re.compile(
-        r"\b(?:ignore|disregard|forget|discard|abandon|override|bypass|circumvent"
+        r"\b(?:ignore|disregard|forget|discard|abandon|override|bypass|circumvent|skip|neglect"
+        r"|overlook|omit|pay\s+no|stop\s+following|no\s+longer\s+follow|what\s+(?:are|were|is|was)"
+        r"\s+your|(?:tell|show|give|send)\s+me|(?:repeat|print|output|copy|recite|reproduce)\s+"
+        r"(?:the|all|words|text|everything|your)|without\s+(?:telling|informing)"
+        r"|secretly|covertly|surreptitiously|silently|set\s+aside|put\s+aside|throw\s+out"
+        r"|(?:first|opening|initial)\s+(?:words|lines?|messages?|sentences?|text)|summari[sz]e"
+        r"|paraphrase|translate|(?:list|describe)\s+(?:me\s+)?your|(?:guidance|instructions|rules|directives|prompt"
+        r"|guidelines)\s+(?:no\s+longer|is|are)"
+        r"|(?:do\s+not|don'?t|must\s+not|never)\s+(?:follow|obey|heed|listen|report)"
         r"|you\s+are\s+(?:now|no\s+longer)|from\s+now\s+on"
         r"|(?:act|behave|pretend|roleplay|role-play)\s+(?:as|like|to|that|you)"
         r"|(?:dan|god|jailbreak|unrestricted|unfiltered)\s+mode"
@@ -538,13 +633,14 @@ _GATES = {
     "exfiltration": re.compile(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
-        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img"
+        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\("
     ),
     "secret": re.compile(
-        r"-----begin|akia|asia|gh[pousr]_|github_pat_|hooks\.slack|xox|sk-|k_live_|aiza|glpat-"
-        r"|npm_|pypi-|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
-        r"|api[_-]?key|apikey|access[_-]?key"
-        r"|private[_-]?key|auth[_-]?key|://[^\s/@]*:[^\s/@]*@"
+        r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
+        r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
+        r"|authorization:|x-[\w-]*(?:key|token):|value="
+        r"|(?:service|account|signing|encryption|master|db|database|private|auth)[_-]?key"
+        r"|://[^\s/@]*:[^\s/@]*@"
     ),
 }
 
@@ -578,14 +674,26 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     beacon = _BEACON_RE.rx.search(low)
     if beacon:
         return beacon.start(), "image beacon with a placeholder in its query"
+    if "](" in low:
+        link = _LINK_BEACON_RE.rx.search(low)
+        if link:
+            return link.start(), "link or image with a data placeholder in its URL"
+    if "env" in low:
+        dump = _ENV_DUMP_RE.rx.search(low)
+        if dump and _NET_CALL_RE.rx.search(low):
+            return dump.start(), "environment sent over the network"
     upload = _UPLOAD_RE.rx.search(low)
     if upload and _NET_TOOL_RE.rx.search(low):
         return upload.start(), "network command uploading local secrets"
     return None
 
 
-def _role_play(folded: str, low: str) -> tuple[int, str] | None:
-    if not _GATES["role-play"].search(low):
+def _role_play(folded: str, low: str, fenced: bool, gated: bool = True
+               ) -> tuple[int, str] | None:
+    forged = forged_tool_markup(low) or role_header(folded, low)
+    if forged:
+        return forged
+    if not gated or not _GATES["role-play"].search(low):
         return None
     for m in _ROLE_TOKEN_RE.rx.finditer(low):
         token = m.group()
@@ -597,8 +705,11 @@ def _role_play(folded: str, low: str) -> tuple[int, str] | None:
     llama = _LLAMA_RE.rx.search(folded)
     if llama:
         return llama.start(), f"chat-template token {llama.group()}"
+    if fenced:
+        return None  # `system: "You are ..."` in sample code is a key; see docs/safety.md
     turn = _TURN_LINE_RE.rx.match(low)
-    if turn:
+    # A quoted value makes `system: "You are a summariser"` a key in a config, not a turn.
+    if turn and not turn.group("rest").startswith(("\"", "'", "`")):
         rest = turn.group("rest")
         if _ADDRESSES_MODEL_RE.rx.search(rest) or (turn.group("heading") and not rest.strip()):
             return 0, "fake system turn"
@@ -610,10 +721,15 @@ def _role_play(folded: str, low: str) -> tuple[int, str] | None:
     return None
 
 
-def _secret(text: str, low: str, following: list[str]) -> tuple[int, str] | None:
+def _secret(text: str, low: str, following: list[str], tokens: bool = True
+            ) -> tuple[int, str] | None:
+    token = provider_token(text) if tokens else None
     if not _GATES["secret"].search(low):
-        return None
-    hits: list[tuple[int, str]] = []
+        return token
+    hits: list[tuple[int, str]] = [token] if token else []
+    basic = basic_auth(text, _real_value)
+    if basic:
+        hits.append(basic)
     key = _PRIVATE_KEY_RE.rx.search(text)
     if key and (
         _INLINE_KEY_BODY_RE.rx.search(text, key.end() - 5)
@@ -621,11 +737,9 @@ def _secret(text: str, low: str, following: list[str]) -> tuple[int, str] | None
     ) and not _KEY_STAND_IN_RE.rx.search(text + "".join(following[:1])):
         hits.append((key.start(), "private key block"))
     for m in _TOKEN_RE.rx.finditer(text):
-        token = m.group()
-        if token.lower().startswith("bearer"):
-            token = token[6:].lstrip()
-        if m.lastgroup and _real_token(token):
-            hits.append((m.start(), _TOKEN_DETAIL[m.lastgroup]))
+        bearer = m.group()[6:].lstrip()
+        if real_token(bearer):
+            hits.append((m.start(), "bearer token"))
             break
     for m in _ASSIGN_RE.rx.finditer(text):
         if _assignment_is_secret(m.group("key"), m.group("value")):
@@ -654,15 +768,155 @@ def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
 _SEAM = 240
 
 
+def _has_markup(text: str) -> bool:
+    # A chain of `in` tests rules most lines out far faster than the substitution's own search.
+    return "*" in text or "`" in text or "~" in text or "_" in text or "<" in text
+
+
+def _may_leak(text: str) -> bool:
+    """A substring every alternative of the secret gate contains: most memories have none."""
+    return ("key" in text or "pass" in text or "secret" in text or "token" in text
+            or "bearer" in text or "pwd" in text or "credential" in text or "contrase" in text
+            or "basic" in text or "-u" in text or "user" in text or "authorization" in text
+            or "x-" in text or "value=" in text or "://" in text or "-----begin" in text)
+
+
+def _may_exfiltrate(text: str) -> bool:
+    """A substring every alternative of the exfiltration gate contains."""
+    return ("secret" in text or "env" in text or "api" in text or "token" in text
+            or "password" in text or "credential" in text or "cookie" in text
+            or "private" in text or ".ssh" in text or ".aws" in text or "id_" in text
+            or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text
+            or "docker/" in text or "kube/" in text
+            or "/etc/" in text or "system" in text or "![" in text or "<img" in text
+            or "](" in text)
+
+
 def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
     """The kinds whose gate trips somewhere in the memory. Most memories trip none of some kind
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
     joined = " ".join(low)
-    return frozenset(kind for kind, text in (("injection", " ".join(prose)),
-                                             ("exfiltration", joined), ("secret", joined))
-                     if _GATES[kind].search(text))
+    return frozenset(kind for kind, text, may in (
+        ("injection", " ".join(prose), True), ("exfiltration", joined, _may_exfiltrate(joined)),
+        ("secret", joined, _may_leak(joined))) if may and _GATES[kind].search(text))
+
+
+# Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
+_SKELETON_RE = _Rule(
+    r"(?:ignore|disregard|forget|bypass|override|skip|neglect|overlook|omit|paynoattentionto"
+    r"|donotfollow|dontfollow|donotobey|dontobey|stopfollowing)(?:all|aii|any|every|of|the|your|my"
+    r"|these|those){0,3}(?:previous|prior|above|preceding|earlier|former|original|initial"
+    r"|foregoing)(?:all|any|the|your|of)?(?:instruction|prompt|directive|guideline|order)"
+    r"|(?:ignore|disregard|forget)(?:all|aii|any|every|of|your){1,3}(?:instruction|prompt"
+    r"|directive|rule|guideline)"
+    r"|(?:ignore|disregard|forget|bypass|override)(?:the|your|all|aii|any)?(?:systemprompt"
+    r"|developermessage|systemmessage|systeminstruction|safetyguideline)"
+    r"|(?:ignore|disregard)instructions(?:and)?(?:just|only|instead)?(?:print|say|output)"
+)
+# Fences open and close on a line of three or more backticks or tildes.
+_FENCE_RE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+# A quoted attack is discussion only beside its defence: a quote, inline code or a fenced block
+# near one of these words (see docs/safety.md, "Code and quoted examples").
+_QUOTED_SPAN_RE = _Rule(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\'')
+_DEFENCE_RE = _Rule(
+    r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
+    r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
+    r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
+    r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?)\b"
+)
+_CONTEXT = 4  # lines either side in which a quoted example must meet its defence
+
+
+def _fences(items: list[tuple[int, str]]) -> list[bool]:
+    """Whether each line sits inside a fenced code block (the fence lines themselves do not).
+    Card text, scanned after the body with lower line numbers, starts outside any fence."""
+    out: list[bool] = []
+    inside, previous = False, None
+    for number, text in items:
+        if previous is not None and number <= previous:
+            inside = False
+        previous = number
+        if _FENCE_RE.match(text):
+            out.append(False)
+            inside = not inside
+        else:
+            out.append(inside)
+    return out
+
+
+# Base64 long enough to carry a sentence; decoded only to be read by the phrase rules.
+# No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
+# the regex engine from skipping positions quickly.
+_BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+
+
+def _decoded_override(text: str) -> int | None:
+    for m in _BASE64_RE.finditer(text):
+        blob = m.group()
+        try:
+            decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        plain = decoded.decode("ascii", "ignore").lower()
+        if plain.isprintable() and " " in plain and _injection(_MARKUP_RE.sub(" ", plain)):
+            return m.start()
+    return None
+
+
+class _Possible(NamedTuple):
+    """Which line checks can find anything in a memory at all (see `_possible_checks`)."""
+
+    foreign: bool
+    skeleton: bool
+    base64: bool
+    tokens: bool
+    role: bool
+
+
+_ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
+
+
+def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Possible:
+    """One search of the whole memory per check: each finds nothing in the joined text only if
+    it finds nothing in any line (a line, or a window of one, is part of the joined text), and
+    most memories rule most checks out at once."""
+    raw = "\n".join(texts)
+    skel = skeleton("\n".join(folded))
+    return _Possible(
+        foreign=foreign_override(raw.lower()) is not None,
+        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)),
+        base64=bool(_BASE64_RE.search(raw)),
+        tokens=provider_token(raw) is not None,
+        role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
+    )
+
+
+def _disguised_override(skel: str, text: str, possible: _Possible) -> tuple[int, str] | None:
+    """The override checks that read past the phrase view: other languages (read before
+    look-alikes are mapped to Latin), obfuscation, and base64."""
+    foreign = foreign_override(text.lower()) if possible.foreign else None
+    if foreign is not None:
+        return foreign, "instruction override (non-English)"
+    if possible.skeleton and may_override(skel) and _SKELETON_RE.rx.search(skel):
+        return 0, "obfuscated instruction override"
+    decoded = _decoded_override(text) if possible.base64 and len(text) > 24 else None
+    if decoded is not None:
+        return decoded, "base64-encoded instruction override"
+    return None
+
+
+def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
+    """An injection phrase quoted as the bad example beside its defence."""
+    quoted = fenced or low[index].lstrip().startswith(">")
+    if not quoted:
+        unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
+        quoted = bool(_injection(prose)) and not _injection(unquoted)
+    if not quoted:
+        return False
+    window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1])
+    return bool(_DEFENCE_RE.rx.search(window))
 
 
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
@@ -684,7 +938,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
 
     folded = [_fold(text) for _, text in items]
     low = [text.lower() for text in folded]
-    prose = [_MARKUP_RE.sub(" ", text) for text in low]
+    prose = [_MARKUP_RE.sub(" ", text) if _has_markup(text) else text for text in low]
+    fences = _fences(items)
+    checks = _possible_checks([text for _, text in items], folded, low)
+    skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
     can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
     can_leak = "secret" in possible
@@ -694,18 +951,26 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     if can_exfil:
         seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
-        if can_inject:
-            injection = [(s, d) for s, _, d in _injection(prose[index])]
-            add(number, "injection", min(injection, default=None))
-        add(number, "role-play", _role_play(folded[index], low[index]))
+        injection = [(s, d) for s, _, d in _injection(prose[index])] if can_inject else []
+        disguised = None if injection else _disguised_override(skeletons[index], text, checks)
+        if disguised:
+            injection.append(disguised)
+        if injection and _discussed(index, low, prose[index], fences[index]):
+            injection = []
+        hidden = hidden_text(low[index])
+        if hidden is not None:
+            injection.append((hidden, "text hidden from the user by styling"))
+        add(number, "injection", min(injection, default=None))
+        add(number, "role-play", _role_play(folded[index], low[index], fences[index],
+                                            checks.role))
         if can_exfil:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             add(number, "exfiltration",
                 min(exfil + ([line_exfil] if line_exfil else []), default=None))
-        if can_leak:
-            following = [t for n, t in items[index + 1 : index + 4] if n > number]
-            add(number, "secret", _secret(text, low[index], following))
+        following = [t for n, t in items[index + 1 : index + 4] if n > number]
+        add(number, "secret", _secret(text, low[index], following, checks.tokens) if can_leak
+            else provider_token(text) if checks.tokens else None)
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
@@ -717,6 +982,17 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                     (offset + s, d) for s, e, d in finder(seam) if s < len(head) < e - 1
                 ]
                 add(number, kind, min(straddling, default=None))
+            # A word hyphenated or spaced across the line break ("Ig-" / "nore all ...").
+            head_skel, next_skel = skeletons[index][-_SEAM:], skeletons[index + 1][:_SEAM]
+            if index + 2 < len(items) and items[index + 2][0] == number + 2:
+                # ... and one spread over three short lines ("ignore" / "all previous" / ...).
+                next_skel += skeletons[index + 2][:_SEAM]
+            joined = head_skel + next_skel
+            if ((number, "injection") not in found and checks.skeleton and may_override(joined)
+                    and _SKELETON_RE.rx.search(joined)
+                    and not _SKELETON_RE.rx.search(head_skel)
+                    and not _SKELETON_RE.rx.search(next_skel)):
+                add(number, "injection", (0, "obfuscated instruction override"))
 
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)

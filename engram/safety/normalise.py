@@ -1,0 +1,63 @@
+"""The skeleton of a line: the letters a reader sees, with every disguise between them taken out.
+
+Phrase rules read text with its spaces; an attacker spaces, dots, hyphenates, leetspeaks,
+URL-encodes or spells a phrase in rare look-alike letters so that no spaced phrase matches. The
+skeleton undoes all of that at once (lower case, decode, fold marks and look-alikes, map digits
+to letters, keep only a-z), and the override rules in `engram.safety.phrases` match it compactly.
+It is only matched against, never printed, so it may be lossy.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import unquote
+
+# Look-alikes NFKC leaves alone: small capitals, Armenian, Cherokee/Lisu, dotless and Greek forms.
+_RARE = str.maketrans({
+    "\u1d00": "a", "\u0299": "b", "\u1d04": "c", "\u1d05": "d", "\u1d07": "e", "\ua730": "f",
+    "\u0262": "g", "\u029c": "h", "\u026a": "i", "\u1d0a": "j", "\u1d0b": "k", "\u029f": "l",
+    "\u1d0d": "m", "\u0274": "n", "\u1d0f": "o", "\u1d18": "p", "\u0280": "r", "\ua731": "s",
+    "\u1d1b": "t", "\u1d1c": "u", "\u1d20": "v", "\u1d21": "w", "\u028f": "y", "\u1d22": "z",
+    "\u0585": "o", "\u057d": "u", "\u0570": "h", "\u0578": "n", "\u0581": "g", "\u0566": "q",
+    "\u0131": "i", "\u0269": "i", "\u03f2": "c", "\u03f3": "j", "\u03ba": "k", "\u03c4": "t",
+    "\u03c5": "u", "\u03c9": "w", "\u0261": "g", "\u0251": "a", "\u0252": "a", "\u025b": "e",
+    "\ua4f2": "i", "\ua4e0": "n", "\ua4f3": "o", "\ua4d1": "p", "\ua4e2": "s", "\ua4d4": "t",
+    "\ua4d0": "b", "\ua4da": "c", "\ua4d3": "d", "\ua4f0": "e", "\ua4d6": "g", "\ua4e7": "h",
+    "\ua4e1": "k", "\ua4e3": "r", "\ua4f4": "u", "\ua4e6": "v", "\ua4ea": "w",
+    "\u13a0": "d", "\u13a1": "r", "\u13a2": "t", "\u13a5": "i", "\u13a9": "y", "\u13aa": "a",
+    "\u13ab": "j", "\u13ac": "e", "\u13b3": "w", "\u13b7": "m", "\u13bb": "h", "\u13bd": "y",
+    "\u13c0": "g", "\u13c2": "h", "\u13c3": "z", "\u13ce": "b", "\u13cf": "b", "\u13d2": "r",
+    "\u13da": "s", "\u13de": "l", "\u13df": "c", "\u13e2": "p", "\u13e6": "k", "\u13f4": "o",
+    "\u0406": "i", "\u0456": "i", "\u04cf": "l", "\u0458": "j", "\u0455": "s", "\u0501": "d",
+    "\u051b": "q", "\u051d": "w", "\u04bb": "h", "\u0432": "b", "\u043c": "m", "\u043d": "h",
+    "\u0442": "t", "\u043a": "k", "\u0433": "r", "\u0438": "u", "\u043f": "n",
+})
+# Leetspeak: the digits and symbols that stand for letters in obfuscated prompts.
+_LEET_FROM, _LEET_TO = b"0134578@$!|+9", b"oieastbasiitg"
+_NOT_LETTER = re.compile(r"[^a-z]+")
+_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+# For ASCII lines one C-level bytes.translate does the whole job: leetspeak mapped, everything
+# but letters deleted.
+_ASCII_TABLE = bytes.maketrans(_LEET_FROM, _LEET_TO)
+_ASCII_DROP = bytes(c for c in range(128) if not (97 <= c <= 122) and c not in _LEET_FROM)
+_LEET = str.maketrans(_LEET_FROM.decode(), _LEET_TO.decode())
+
+
+def skeleton(folded: str) -> str:
+    """`folded` is a line already NFKC-folded (see `engram.safety._fold`)."""
+    if "%" in folded and _PERCENT.search(folded):
+        folded = unquote(folded)
+    text = folded.lower()
+    if text.isascii():
+        return text.encode().translate(_ASCII_TABLE, _ASCII_DROP).decode()
+    text = unicodedata.normalize("NFKD", text.translate(_RARE))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _NOT_LETTER.sub("", text.translate(_LEET))
+
+
+def may_override(skel: str) -> bool:
+    """Every skeleton override names what it overrides; without one of these nouns no rule can
+    match. (A chain of `in` tests: several times faster than any() or a regex.)"""
+    return ("instruct" in skel or "prompt" in skel or "directive" in skel or "guideline" in skel
+            or "order" in skel or "message" in skel)

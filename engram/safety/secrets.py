@@ -1,0 +1,226 @@
+"""Provider credentials recognised by their shape, wherever they sit in a line.
+
+The table covers the provider formats of gitleaks' default rule set and detect-secrets' plugins
+(written here from their public descriptions; see docs/safety.md). A token is found by its shape,
+not by the key it is assigned to, so it is caught bare, in an env line, in JSON under a neutral
+key, in a code block or an HTML comment. Keyword-only formats (a provider name next to a random
+string) are the assignment rule's job in `engram.safety`.
+
+Cost: a line is cut into runs of token characters 16 or more long (one C-speed search); only those
+runs are matched against the table, so prose, which has few such runs, costs almost nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+
+_PROVIDERS: tuple[tuple[str, str], ...] = (
+    ("AWS access key id", r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
+    ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{36,76}"),
+    ("GitHub fine-grained token", r"github_pat_[A-Za-z0-9_]{50,}"),
+    ("GitLab token",
+     r"gl(?:pat|ptt|rt|ft|dt|imt|agent|oas|soat|ffct|cbt|cic|wt)-[A-Za-z0-9_-]{20,}"
+     r"|GR1348941[A-Za-z0-9_-]{20}"),
+    ("Grafana token",
+     r"glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"
+     r"|eyJrIjoi[A-Za-z0-9+/]{50,}={0,2}"),
+    ("Slack token", r"xox[abposre]-[A-Za-z0-9-]{10,}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,}"
+                    r"|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),
+    ("Slack webhook URL", r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{40,}"),
+    ("Anthropic API key", r"sk-ant-[A-Za-z0-9_-]{20,}"),
+    ("OpenAI-style API key", r"sk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+    ("Stripe key", r"(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}"),
+    ("Google API key", r"AIza[0-9A-Za-z_-]{35}"),
+    ("Google OAuth secret", r"GOCSPX-[A-Za-z0-9_-]{28}|ya29\.[A-Za-z0-9_-]{30,}"),
+    ("npm token", r"npm_[A-Za-z0-9]{36}"),
+    ("PyPI token", r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("DigitalOcean token", r"do[opr]_v1_[a-f0-9]{64}"),
+    ("Shopify token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    ("Hugging Face token", r"(?:hf_|api_org_)[A-Za-z]{34}"),
+    ("SendGrid API key", r"SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{39,50}"),
+    ("age secret key", r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    ("Pulumi token", r"pul-[a-f0-9]{40}"),
+    ("Vault token", r"hv[sb]\.[A-Za-z0-9_-]{24,}"),
+    ("Terraform Cloud token", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}"),
+    ("Sentry token", r"sntry[su]_[A-Za-z0-9_=+/]{40,}"),
+    ("RubyGems key", r"rubygems_[a-f0-9]{48}"),
+    ("PlanetScale token", r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}"),
+    ("Artifactory key", r"AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59}"),
+    ("Perplexity key", r"pplx-[A-Za-z0-9]{48}"),
+    ("Notion token", r"ntn_[0-9]{11}[A-Za-z0-9]{32,40}|secret_[A-Za-z0-9]{43}"),
+    ("Twilio API key", r"SK[0-9a-fA-F]{32}"),
+    ("Databricks token", r"dapi[a-f0-9]{32}(?:-\d)?"),
+    ("Doppler token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
+    ("Dynatrace token", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    ("EasyPost key", r"EZ[AT]K[A-Za-z0-9]{54}"),
+    ("Linear key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}"),
+    ("New Relic key", r"NR(?:AK|II|JS|RA)-[A-Za-z0-9_-]{27,32}"),
+    ("Postman key", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    ("Prefect key", r"pnu_[A-Za-z0-9]{36}"),
+    ("ReadMe key", r"rdme_[a-z0-9]{70}"),
+    ("Brevo key", r"xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+    ("Shippo token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}"),
+    ("Square token", r"(?:EAAA|sq0atp-)[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43}"),
+    ("Typeform token", r"tfp_[A-Za-z0-9_.=-]{59}"),
+    ("1Password token",
+     r"ops_eyJ[A-Za-z0-9+/]{250,}={0,3}"
+     r"|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
+    ("Mailchimp key", r"[a-f0-9]{32}-us\d{1,2}"),
+    ("Mailgun key", r"key-[a-f0-9]{32}"),
+    ("Telegram bot token", r"\d{5,16}:A[A-Za-z0-9_-]{34}"),
+    ("Discord bot token", r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}"),
+    ("Alibaba key", r"LTAI[A-Za-z0-9]{20}"),
+    ("Atlassian token", r"ATATT3[A-Za-z0-9_=-]{186}"),
+    ("Azure AD client secret", r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}"),
+    ("Clojars token", r"CLOJARS_[a-z0-9]{60}"),
+    ("Dropbox token", r"sl\.[A-Za-z0-9_=-]{130,152}"),
+    ("Duffel token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}"),
+    ("Facebook token", r"EAA[MC][A-Za-z0-9]{100,}"),
+    ("Frame.io token", r"fio-u-[A-Za-z0-9_=-]{64}"),
+    ("Flutterwave key", r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK_TEST[a-hA-H0-9]{12}"),
+    ("Harness token", r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}"),
+    ("Infracost key", r"ico-[A-Za-z0-9]{32}"),
+    ("Mapbox secret token", r"sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),
+    ("OpenShift token", r"sha256~[A-Za-z0-9_-]{43}"),
+    ("Scalingo token", r"tk-us-[A-Za-z0-9_-]{48}"),
+    ("Sourcegraph token", r"sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}"),
+    ("Yandex key", r"AQVN[A-Za-z0-9_-]{35,38}|YC[A-Za-z0-9_-]{38}"
+                   r"|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"),
+    ("Cloudflare origin CA key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"),
+    ("Heroku key", r"HRKU-AA[A-Za-z0-9_-]{58}"),
+    ("SettleMint token", r"sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}"),
+    ("Octopus Deploy key", r"API-[A-Z0-9]{26}"),
+    ("Azure storage key", r"AccountKey=[A-Za-z0-9+/]{86,88}={0,2}"),
+    ("42 Intra secret", r"s-s4t2(?:ud|af)-[a-f0-9]{64}"),
+    ("Defined Networking key", r"dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}"),
+    ("Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,70}"),
+    ("Microsoft Teams webhook URL",
+     r"webhook\.office\.com/webhookb2/[a-z0-9-]+@[a-z0-9-]+/IncomingWebhook/[a-z0-9]{32}/"
+     r"[a-z0-9-]{36}"),
+    ("Contentful token", r"CFPAT-[A-Za-z0-9_-]{43}"),
+    ("Plaid token",
+     r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}"
+     r"-[0-9a-f]{12}"),
+    ("Supabase key", r"sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{30,}"),
+    ("Groq key", r"gsk_[A-Za-z0-9]{52}"),
+    ("xAI key", r"xai-[A-Za-z0-9]{80}"),
+    ("Replicate token", r"r8_[A-Za-z0-9]{37}"),
+    ("LangSmith key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
+    ("Tavily key", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}"),
+    ("Netlify token", r"nf[pc]_[A-Za-z0-9]{36,40}"),
+    ("Figma token", r"fig[dou]_[A-Za-z0-9_-]{40}"),
+    ("Docker Hub token", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}"),
+    ("Render key", r"rnd_[A-Za-z0-9]{32}"),
+    ("Fly.io token", r"fo1_[A-Za-z0-9_-]{43}"),
+    ("Airtable token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"),
+    ("Adobe client secret", r"p8e-[A-Za-z0-9]{32}"),
+    ("ClickHouse Cloud key", r"4b1d[A-Za-z0-9]{38}"),
+    ("GitLab session cookie", r"_gitlab_session=[0-9a-z]{32}"),
+    ("Fly.io macaroon", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3}"),
+    ("MaxMind license key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk"),
+    ("Facebook access token", r"\d{15,16}(?:\||%7[Cc])[0-9A-Za-z_-]{27,40}"),
+    ("AWS MWS key", r"amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    ("base64-encoded JSON web token",
+     r"ZXlK(?:hbGciOi|0eXAiOi|raWQiOi|aGJHY2lPaU|MGVYQWlPaUp|cmFXUWlP)[A-Za-z0-9+/]{40,}={0,2}"),
+    ("JSON web token", r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+)
+_TOKEN_RE = re.compile(
+    "(?<![A-Za-z0-9_])(?:"
+    + "|".join(f"(?P<p{i}>{pattern})" for i, (_, pattern) in enumerate(_PROVIDERS))
+    + ")(?![A-Za-z0-9_])"
+)
+_DETAIL = {f"p{i}": name for i, (name, _) in enumerate(_PROVIDERS)}
+_RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
+# Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
+_FAKE_RE = re.compile(
+    r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
+    re.IGNORECASE,
+)
+# jwt.io's sample token, printed in countless tutorials.
+_SAMPLE_JWT_RE = re.compile(r"john doe|1234567890|example", re.IGNORECASE)
+
+
+def real_token(token: str) -> bool:
+    """Random keys have many distinct characters and mix digits or cases; stand-ins do not."""
+    body = token.split("_", 1)[-1] if token.startswith(("gh", "npm_")) else token
+    if _FAKE_RE.search(body) or len(set(body)) < 8:
+        return False
+    has_digit = any(c.isdigit() for c in body)
+    mixed_case = any(c.islower() for c in body) and any(c.isupper() for c in body)
+    # `sk-fading-circle-animation` is a CSS class: no digit and one case.
+    return (has_digit or mixed_case) and any(c.isalpha() for c in body)
+
+
+def _sample_jwt(token: str) -> bool:
+    payload = token.split(".")[1]
+    try:
+        decoded = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    return bool(_SAMPLE_JWT_RE.search(decoded.decode("utf-8", "replace")))
+
+
+def provider_token(text: str) -> tuple[int, str] | None:
+    """The column and provider of the first real-looking provider token in `text`."""
+    # Splitting on whitespace is done in C; most words are too short to hold a token at all.
+    start = 0
+    for word in text.split():
+        column = text.find(word, start)
+        start = column + len(word)
+        if len(word) < 16:
+            continue
+        for run in _RUN_RE.finditer(word):
+            for m in _TOKEN_RE.finditer(run.group()):
+                name = _DETAIL[m.lastgroup or ""]
+                token = m.group()
+                if not real_token(token):
+                    continue
+                if name == "JSON web token" and _sample_jwt(token):
+                    continue
+                return column + run.start() + m.start(), name
+    return None
+
+
+# Credentials in a header (`-H "X-Api-Key: ..."`, `Authorization: Token ...`) or a NuGet-style
+# `<add key="Password" value="...">`.
+_HEADER_RE = re.compile(
+    r"(?:authorization:\s*(?:token|api-token)\s+|\bx-(?:[a-z]+-)?(?:api-?)?(?:key|token):\s*)"
+    r"([\w=~@.+/-]{8,})",
+    re.IGNORECASE,
+)
+_XML_VALUE_RE = re.compile(
+    r"key=\"[^\"]*(?:password|token|secret|apikey)[^\"]*\"\s+value=\"([^\"]{6,})\"", re.IGNORECASE
+)
+_BASIC_RE = re.compile(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
+_CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
+
+
+def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | None:
+    """Credentials by their context: `Authorization: Basic <base64 user:password>`,
+    `curl -u user:password`, API-key headers and XML config values."""
+    if "asic " in text:
+        for m in _BASIC_RE.finditer(text):
+            try:
+                decoded = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4)).decode()
+            except (binascii.Error, ValueError):
+                continue
+            user, _, password = decoded.partition(":")
+            if user and check(password):
+                return m.start(), "basic auth credentials"
+    if "-u" in text:
+        for m in _CURL_USER_RE.finditer(text):
+            if check(m.group(1)):
+                return m.start(1), "password on a command line"
+    low = text.lower()
+    if "authorization" in low or "x-" in low:
+        for m in _HEADER_RE.finditer(text):
+            if check(m.group(1)):
+                return m.start(), "credential in a request header"
+    if 'value="' in low:
+        for m in _XML_VALUE_RE.finditer(text):
+            if check(m.group(1)):
+                return m.start(), "password in a config value"
+    return None
