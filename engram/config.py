@@ -42,6 +42,7 @@ class Config:
     hooks_max_path_bodies: int = 3
     hooks_proof: bool = True
     hooks_min_prompt_chars: int = 8
+    hooks_deny_first_write: bool = True  # see docs/hooks.md: the only way before the write
     # Whether a workspace memory's `safety: {allow: [...]}` is honoured; only the user's own
     # config (the global root) may set it, so a cloned repository cannot loosen it.
     safety_workspace_overrides: str = "allow"  # allow | refuse
@@ -200,6 +201,7 @@ _CONVERTERS: dict[str, Callable[[object], Any]] = {
     "hooks.max_path_bodies": _integer(0, "an integer of 0 or more"),
     "hooks.proof": _switch,
     "hooks.min_prompt_chars": _integer(0, "an integer of 0 or more"),
+    "hooks.deny_first_write": _switch,
     "safety.workspace_overrides": _choice("allow", "refuse"),
     "hooks.hosts": _hosts,
 }

@@ -1,7 +1,17 @@
-"""Near-duplicate memories: bottom-k shingle sketches computed at index time, grouped without
-any pairwise pass over the whole scope.
+"""Near-duplicate memories: bottom-k shingle sketches computed at index time, and groups that an
+edit can only change near the edited memory.
 
-A pack holds at most one member of a group; `check` and `graph` report the groups.
+Two memories are near-duplicates when they share a sketch bucket of at most MAX_BUCKET members
+and are at least THRESHOLD alike. A group is a star, not a chain: its head is a memory that
+comes before all its near-duplicates in `rank`, and each other member is a direct
+near-duplicate of its head. So every member is at least THRESHOLD alike its group's head, and
+whether a memory is a head, or which group it is in, depends only on its own near-duplicates
+and theirs: an edit re-labels the edited memory's neighbours and their neighbours, never a
+transitive walk over everything similar. A family of look-alikes is one group; in a chain
+a ~ b ~ c (a and c not alike) with head a, c is in no group, or in another one: it is not a
+near-duplicate of a, so a pack may hold both.
+
+A pack holds at most one member of a group; `check` and `graph` report groups of two or more.
 """
 
 from __future__ import annotations
@@ -11,8 +21,14 @@ import json
 import re
 import sqlite3
 import zlib
-from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
+from engram.records import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    K = TypeVar("K", int, str)
 
 SHINGLE_WORDS = 5
 SKETCH_SIZE = 32
@@ -21,6 +37,7 @@ MIN_SHINGLES = 8  # too little text to call two memories duplicates
 THRESHOLD = 0.9  # the dev set's definition: >= 90% of 5-word shingles shared
 MAX_BUCKET = 64  # a bucket that large is boilerplate, not duplication
 _WORD = re.compile(r"\w+")
+_CHUNK = 500  # SQLite host parameters per IN (...) list
 
 
 def body_signature(text: str) -> list[int]:
@@ -37,83 +54,227 @@ def similarity(a: Sequence[int], b: Sequence[int]) -> float:
     """Bottom-k estimate of the Jaccard similarity of the two shingle sets."""
     if not a or not b:
         return 0.0
-    union = heapq.nsmallest(SKETCH_SIZE, set(a) | set(b))
-    both = set(a) & set(b)
-    return sum(1 for h in union if h in both) / len(union)
+    sa, sb = set(a), set(b)
+    union = sorted(sa | sb)[:SKETCH_SIZE]
+    return sum(1 for h in union if h in sa and h in sb) / len(union)
 
 
-def groups(signatures: Mapping[str, Sequence[int]]) -> dict[str, str]:
-    """id -> group name (the group's lexically first id), for members of groups only."""
-    buckets: defaultdict[int, list[str]] = defaultdict(list)
-    for mid, signature in signatures.items():
-        for h in signature[:BAND_KEYS]:
-            buckets[h].append(mid)
-    return connect(buckets.values(), signatures)
-
-
-def connect(buckets: Iterable[list[str]], signatures: Mapping[str, Sequence[int]]
-            ) -> dict[str, str]:
-    """Groups from buckets of ids sharing a band key: the connected components of bucket mates
-    at least THRESHOLD alike, each named by its lexically first id. Neither the order of the
-    buckets nor of their members changes the result."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        while parent.get(x, x) != x:
-            x = parent[x]
-        return x
-
+def pairs(buckets: Iterable[Sequence[K]], signatures: Mapping[K, Sequence[int]]
+          ) -> set[tuple[K, K]]:
+    """Every (a, b), a < b, sharing a bucket of 2..MAX_BUCKET members and THRESHOLD alike."""
+    seen: set[tuple[K, K]] = set()
+    found: set[tuple[K, K]] = set()
     for members in buckets:
         if len(members) < 2 or len(members) > MAX_BUCKET:
             continue
-        for i, a in enumerate(members):
-            for b in members[i + 1:]:
-                if find(a) != find(b) and similarity(signatures[a], signatures[b]) >= THRESHOLD:
-                    ra, rb = sorted((find(a), find(b)))
-                    parent[rb] = ra
-    out: dict[str, str] = {}
-    for mid in parent:
-        out[mid] = find(mid)
-    for root in set(out.values()):
-        out[root] = root
+        ordered = sorted(members)
+        for i, a in enumerate(ordered):
+            for b in ordered[i + 1:]:
+                if (a, b) not in seen:
+                    seen.add((a, b))
+                    if similarity(signatures[a], signatures[b]) >= THRESHOLD:
+                        found.add((a, b))
+    return found
+
+
+def adjacency(edges: Iterable[tuple[K, K]]) -> dict[K, set[K]]:
+    out: dict[K, set[K]] = {}
+    for a, b in edges:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
     return out
 
 
-def assign_groups(conn: sqlite3.Connection, found: dict[str, str]) -> None:
-    """Store the groups of the whole scope (a full refresh): id -> group name."""
-    conn.execute("UPDATE memories SET dup_group=NULL WHERE dup_group IS NOT NULL")
-    conn.executemany("UPDATE memories SET dup_group=? WHERE id=? AND active=1",
-                     ((group, mid) for mid, group in sorted(found.items())))
+def rank(mid: str) -> tuple[int, str]:
+    """A memory's place in the order that picks heads: a hash of its id, not the id itself,
+    so that in a chain of near-duplicates (which ids often follow: `x-1`, `x-2`, ...) heads
+    are spread along it and most of it is grouped in stars."""
+    return zlib.crc32(mid.encode()), mid
 
 
-def reassign_groups(conn: sqlite3.Connection, changed: set[int], old_groups: set[str]) -> None:
-    """Regroup only what an edit can affect: the changed memories, the members of the groups
-    they left, and everything that shares a bucket with those, transitively. Groups are
-    connected components of bucket-sharing pairs, so this gives what a full pass gives."""
-    frontier = set(changed)
-    for group in sorted(old_groups):
-        frontier.update(k for (k,) in conn.execute(
-            "SELECT mem FROM memories WHERE dup_group=?", (group,)))
-    seen: set[int] = set()
-    while frontier:
-        key = frontier.pop()
-        if key in seen:
-            continue
-        seen.add(key)
-        for (band,) in conn.execute("SELECT band FROM bands WHERE mem=?", (key,)).fetchall():
-            mates = [m for (m,) in conn.execute("SELECT mem FROM bands WHERE band=? LIMIT ?",
-                                                (band, MAX_BUCKET + 1))]
-            if len(mates) <= MAX_BUCKET:
-                frontier.update(m for m in mates if m not in seen)
-    if not seen:
-        return
-    rows: list[tuple[int, str, str | None]] = []
-    ordered = sorted(seen)
-    for start in range(0, len(ordered), 500):
-        chunk = ordered[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        rows += conn.execute(f"SELECT mem, id, signature FROM memories WHERE active=1 AND"
-                             f" mem IN ({marks})", chunk).fetchall()
-    found = groups({mid: json.loads(sig) for _, mid, sig in rows if sig and sig != "[]"})
-    conn.executemany("UPDATE memories SET dup_group=? WHERE mem=?",
-                     ((found.get(mid), key) for key, mid, _ in sorted(rows)))
+def is_head(key: K, near: Mapping[K, Collection[K]], ids: Mapping[K, str],
+            active: Collection[K]) -> bool:
+    """An active memory with an active near-duplicate, first in `rank` among them all."""
+    if key not in active:
+        return False
+    mates = [rank(ids[m]) for m in near.get(key, ()) if m in active]
+    return bool(mates) and rank(ids[key]) < min(mates)
+
+
+def label(key: K, near: Mapping[K, Collection[K]], ids: Mapping[K, str],
+          active: Collection[K], head: Mapping[K, bool]) -> str | None:
+    """The group name of one memory (its head's id, the first head in `rank` when it is a
+    near-duplicate of several), None when it is in no group."""
+    if key not in active:
+        return None
+    if head[key]:
+        return ids[key]
+    names = [rank(ids[m]) for m in near.get(key, ()) if m in active and head[m]]
+    return min(names)[1] if names else None
+
+
+def groups(signatures: Mapping[K, Sequence[int]], ids: Mapping[K, str],
+           active: Collection[K]) -> dict[str, str]:
+    """id -> group name, for members of groups of two or more, computed from scratch: the
+    definition an index's stored groups are held to. Memories are keyed by K; the ones that
+    lost a duplicate-id contest (not `active`) count in buckets but join no group."""
+    buckets: dict[int, list[K]] = {}
+    for key, signature in signatures.items():
+        for h in set(signature[:BAND_KEYS]):
+            buckets.setdefault(h, []).append(key)
+    near = adjacency(pairs(buckets.values(), signatures))
+    head = {k: is_head(k, near, ids, active) for k in signatures}
+    named = {ids[k]: label(k, near, ids, active, head) for k in signatures if k in active}
+    sizes: dict[str, int] = {}
+    for name in named.values():
+        if name is not None:
+            sizes[name] = sizes.get(name, 0) + 1
+    return {m: name for m, name in named.items() if name is not None and sizes[name] > 1}
+
+
+# -- the index's copy -------------------------------------------------------------------------
+# The `near` table holds every near-duplicate pair in both directions, whether or not the two
+# memories are active (a duplicate-id contest can switch one on or off without an edit), and
+# `memories.dup_group` each active memory's group name: a head's own id (also for a head whose
+# near-duplicates all joined other heads, so the stored name says which memories are heads).
+
+def assign_all(conn: sqlite3.Connection, buckets: Iterable[Sequence[int]],
+               signatures: Mapping[int, Sequence[int]], ids: Mapping[int, str],
+               active: Collection[int]) -> None:
+    """Store the pairs and groups of the whole scope (a full refresh, into empty tables)."""
+    found = pairs(buckets, signatures)
+    conn.executemany("INSERT INTO near VALUES (?,?)",
+                     sorted(e for a, b in found for e in ((a, b), (b, a))))
+    near = adjacency(found)
+    head = {k: is_head(k, near, ids, active) for k in near}
+    conn.executemany("UPDATE memories SET dup_group=? WHERE mem=?", sorted(
+        (name, k) for k in near if (name := label(k, near, ids, active, head)) is not None))
+
+
+def forget(conn: sqlite3.Connection, key: int) -> tuple[list[int], list[int]]:
+    """Take a memory about to be deleted out of the buckets and pairs: (its bucket keys, its
+    near-duplicates), which the regrouping after the edit needs."""
+    bands = [b for (b,) in conn.execute("SELECT band FROM bands WHERE mem=?", (key,))]
+    mates = [m for (m,) in conn.execute("SELECT mate FROM near WHERE mem=?", (key,))]
+    conn.execute("DELETE FROM bands WHERE mem=?", (key,))
+    conn.execute("DELETE FROM near WHERE mem=? OR mate=?", (key, key))
+    return bands, mates
+
+
+class _Rows:
+    """Columns of the memories an edit touches, read once each."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.ids: dict[int, str] = {}
+        self.active: set[int] = set()
+        self.group: dict[int, str | None] = {}
+        self.signature: dict[int, list[int]] = {}
+        self.near: dict[int, set[int]] = {}
+
+    def load(self, keys: Iterable[int], signatures: bool = False) -> None:
+        wanted = sorted(k for k in set(keys) if k not in self.ids
+                        or (signatures and k not in self.signature))
+        for start in range(0, len(wanted), _CHUNK):
+            chunk = wanted[start:start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            column = "signature" if signatures else "NULL"
+            for key, mid, active, group, sig in self.conn.execute(
+                    f"SELECT mem, id, active, dup_group, {column} FROM memories"
+                    f" WHERE mem IN ({marks})", chunk):
+                self.ids[key], self.group[key] = mid, group
+                if active:
+                    self.active.add(key)
+                if signatures:
+                    self.signature[key] = json.loads(sig) if sig else []
+
+    def mates(self, key: int) -> set[int]:
+        if key not in self.near:
+            self.near[key] = {m for (m,) in self.conn.execute(
+                "SELECT mate FROM near WHERE mem=?", (key,))}
+        return self.near[key]
+
+
+def reassign(conn: sqlite3.Connection, new_keys: Collection[int],
+             dropped: Mapping[int, tuple[list[int], list[int]]], ids: Collection[str]) -> None:
+    """Regroup after an edit: `new_keys` were inserted (their bands stored), `dropped` removed
+    (`forget`), and `ids` may have a new duplicate-id winner. Only the memories whose pairs
+    change (the new ones, the near-duplicates of the new and removed ones, the members of a
+    bucket that crossed MAX_BUCKET), whose head may change, and the neighbours of a memory
+    whose headship changed are looked at."""
+    rows = _Rows(conn)
+    # Buckets whose size crossed MAX_BUCKET: every member's pairs change.
+    moved: dict[int, int] = {}
+    new_bands: dict[int, list[int]] = {}
+    for key in sorted(new_keys):
+        new_bands[key] = [b for (b,) in conn.execute("SELECT band FROM bands WHERE mem=?",
+                                                     (key,))]
+        for band in new_bands[key]:
+            moved[band] = moved.get(band, 0) + 1
+    for bands, _ in dropped.values():
+        for band in bands:
+            moved[band] = moved.get(band, 0) - 1
+    rescan = set(new_keys)
+    members: dict[int, list[int]] = {}
+    for band, change in sorted(moved.items()):
+        members[band] = [m for (m,) in conn.execute(
+            "SELECT mem FROM bands WHERE band=? LIMIT ?", (band, MAX_BUCKET + abs(change) + 1))]
+        after = len(members[band])
+        if (after <= MAX_BUCKET) != (after - change <= MAX_BUCKET):
+            rescan.update(members[band])
+    touched: set[int] = set()  # memories whose pairs or near-duplicates' activity changed
+    for _, mates in dropped.values():
+        touched.update(mates)
+    for key in sorted(rescan):
+        bands = new_bands[key] if key in new_bands else [
+            b for (b,) in conn.execute("SELECT band FROM bands WHERE mem=?", (key,))]
+        candidates: set[int] = set()
+        for band in bands:
+            if band not in members:
+                members[band] = [m for (m,) in conn.execute(
+                    "SELECT mem FROM bands WHERE band=? LIMIT ?", (band, MAX_BUCKET + 1))]
+            if 2 <= len(members[band]) <= MAX_BUCKET:
+                candidates.update(members[band])
+        candidates.discard(key)
+        rows.load([key, *candidates], signatures=True)
+        mine = rows.signature[key]
+        now = {m for m in candidates if similarity(mine, rows.signature[m]) >= THRESHOLD}
+        before = rows.mates(key)
+        for gone in before - now:
+            conn.execute("DELETE FROM near WHERE (mem=? AND mate=?) OR (mem=? AND mate=?)",
+                         (key, gone, gone, key))
+            rows.mates(gone).discard(key)
+        for new in sorted(now - before):
+            conn.executemany("INSERT INTO near VALUES (?,?)", ((key, new), (new, key)))
+            rows.mates(new).add(key)
+        touched |= {key} | before | now
+        rows.near[key] = now
+    switched = [k for mid in sorted(ids) for (k,) in conn.execute(
+        "SELECT mem FROM memories WHERE id=?", (mid,))]
+    for key in switched:
+        touched |= {key} | rows.mates(key)
+    _relabel(conn, rows, touched)
+
+
+def _relabel(conn: sqlite3.Connection, rows: _Rows, touched: set[int]) -> None:
+    for key in touched:
+        rows.mates(key)
+    rows.load(touched | {m for k in touched for m in rows.near[k]})
+    touched &= set(rows.ids)  # a memory removed in this very refresh is gone
+    head = {k: is_head(k, rows.near, rows.ids, rows.active) for k in touched}
+    changed = {k for k in touched if head[k] != (rows.group.get(k) == rows.ids[k])}
+    redo = touched | {m for k in changed for m in rows.near[k]}
+    for key in redo:
+        rows.mates(key)
+    rows.load(m for k in redo for m in rows.near[k])
+    for key in redo:
+        for mate in rows.near[key]:
+            if mate not in head:  # unchanged pairs and activity: the stored name still says
+                head[mate] = rows.group.get(mate) == rows.ids.get(mate)
+        head.setdefault(key, rows.group.get(key) == rows.ids[key])
+    updates = []
+    for key in sorted(redo):
+        name = label(key, rows.near, rows.ids, rows.active, head)
+        if name != rows.group.get(key):
+            updates.append((name, key))
+    conn.executemany("UPDATE memories SET dup_group=? WHERE mem=?", updates)

@@ -30,21 +30,25 @@ class FileStat(NamedTuple):
 
 Listing = list[tuple[str, int, int]]  # FileStat fields as plain tuples: a cheap, exact digest
 Link = tuple[str, str]  # (path, rel) of a symlink: followed after the plain folders
-SPLIT_MIN_FILES = 4_000  # from this many files on, a forked child walks half of them
+Entry = tuple[str, "os.DirEntry[str]"]  # (rel, entry) of a plain memory file, not stat-ed yet
+SPLIT_MIN_FILES = 4_000  # from this many files on, a forked child stats half of them
 
 
-def walk(root: Path, split: bool = False) -> tuple[Listing, list[Problem]]:
-    """Every `*.md` below root (sorted), skipping dot-folders, READMEs and escaping symlinks.
+def walk(root: Path, split: bool | None = None) -> tuple[Listing, list[Problem]]:
+    """Every `*.md` below root, skipping dot-folders, READMEs and escaping symlinks, in walk
+    order: the same order for the same tree on one file system, not sorted (sorting 100,000
+    paths on every load costs more than everything else the walk does but stat).
 
-    This runs on every load over every file (one stat each), so the common case (a plain
-    Markdown file or folder) takes the fewest calls. Entries are plain tuples, not FileStat: a
-    named tuple's constructor is a Python call, paid once per file. Plain folders are walked
-    first and symlinks followed afterwards, one by one in path order, so the result never
-    depends on the order a file system lists a folder in.
+    This runs on every load over every file, so the common case takes the fewest calls: folders
+    are listed first, with no system call per entry (the file type comes with the listing),
+    then each memory file gets one `stat`. Entries are plain tuples, not FileStat: a named
+    tuple's constructor is a Python call, paid once per file. Plain folders are walked first and
+    symlinks followed afterwards, one by one in path order.
 
-    With `split` (a large scope), a forked child walks half of the plain folders: on 100,000
-    files two processes take two thirds of the time one does. Any trouble with the child and
-    the parent walks that half itself.
+    From SPLIT_MIN_FILES files on (or with `split`; never with `split=False`), a forked child
+    stats every other file, whatever the folder layout: on 100,000 files two processes take
+    about two thirds of the time one does. Any trouble with the child and the parent stats
+    them itself; the listing is the same either way.
     """
     found: Listing = []
     problems: list[Problem] = []
@@ -53,64 +57,61 @@ def walk(root: Path, split: bool = False) -> tuple[Listing, list[Problem]]:
     except OSError:
         return found, problems
     links: list[Link] = []
-    folders = [(str(root), "")]
-    if split and _can_fork():
-        folders = _frontier(folders, found, links, want=16)
-        child = _fork_walk(folders[1::2])
-        _walk_plain(folders[0::2], found, links)
-        _join(child, folders[1::2], found, links)
+    entries = _list([(str(root), "")], links)
+    if (len(entries) >= SPLIT_MIN_FILES if split is None else split) and _can_fork():
+        child = _fork_stat(entries[1::2])
+        mine = _stat(entries[0::2])
+        theirs = _join(child, entries[1::2])
+        both: list[tuple[str, int, int] | None] = [None] * len(entries)
+        both[0::2], both[1::2] = mine, theirs
+        found = [f for f in both if f is not None]
     else:
-        _walk_plain(folders, found, links)
+        found = [f for f in _stat(entries) if f is not None]
     _follow_links(links, real_root, found, problems)
-    found.sort()
     return found, problems
 
 
-def _scan(folder: str, prefix: str, found: Listing, links: list[Link]) -> list[tuple[str, str]]:
-    """One folder: its memory files into `found`, its symlinks into `links`; its subfolders."""
-    try:
-        with os.scandir(folder) as it:
-            entries = list(it)
-    except OSError:
-        return []
-    subfolders = []
-    for entry in entries:
-        name = entry.name
-        if name[0] == ".":
-            continue
-        try:
-            # is_file(follow_symlinks=False) is False for a symlink, so a plain file is settled
-            # by the first test.
-            if name[-3:] == ".md" and entry.is_file(follow_symlinks=False):
-                if name not in NOT_MEMORIES:
-                    st = entry.stat(follow_symlinks=False)
-                    found.append((prefix + name, st.st_mtime_ns, st.st_size))
-            elif entry.is_symlink():
-                links.append((entry.path, prefix + name))
-            elif entry.is_dir(follow_symlinks=False):
-                subfolders.append((entry.path, prefix + name + "/"))
-        except OSError:
-            continue
-    return subfolders
-
-
-def _walk_plain(folders: list[tuple[str, str]], found: Listing, links: list[Link]) -> None:
+def _list(folders: list[tuple[str, str]], links: list[Link]) -> list[Entry]:
+    """The memory files below the folders (depth first), their symlinks into `links`."""
+    entries: list[Entry] = []
     stack = list(folders)
     while stack:
         folder, prefix = stack.pop()
-        stack += _scan(folder, prefix, found, links)
+        try:
+            with os.scandir(folder) as it:
+                listed = list(it)
+        except OSError:
+            continue
+        for entry in listed:
+            name = entry.name
+            if name[0] == ".":
+                continue
+            try:
+                # Types come from the listing (d_type); is_file(follow_symlinks=False) is False
+                # for a symlink, so a plain file is settled by the first test.
+                if name[-3:] == ".md" and entry.is_file(follow_symlinks=False):
+                    if name not in NOT_MEMORIES:
+                        entries.append((prefix + name, entry))
+                elif entry.is_symlink():
+                    links.append((entry.path, prefix + name))
+                elif entry.is_dir(follow_symlinks=False):
+                    stack.append((entry.path, prefix + name + "/"))
+            except OSError:
+                continue
+    return entries
 
 
-def _frontier(folders: list[tuple[str, str]], found: Listing, links: list[Link],
-              want: int) -> list[tuple[str, str]]:
-    """Walk breadth-first until at least `want` folders are left to walk (sorted), so two
-    processes can take alternate ones and get about the same share."""
-    while 0 < len(folders) < want:
-        deeper: list[tuple[str, str]] = []
-        for folder, prefix in folders:
-            deeper += _scan(folder, prefix, found, links)
-        folders = deeper
-    return sorted(folders)
+def _stat(entries: list[Entry]) -> list[tuple[str, int, int] | None]:
+    """(rel, mtime_ns, size) per entry, None for a file gone since it was listed."""
+    out: list[tuple[str, int, int] | None] = []
+    for rel, entry in entries:
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            out.append(None)
+            continue
+        out.append((rel, st.st_mtime_ns, st.st_size))
+    return out
 
 
 def _can_fork() -> bool:
@@ -121,9 +122,9 @@ def _can_fork() -> bool:
         threading is None or threading.active_count() == 1)
 
 
-def _fork_walk(folders: list[tuple[str, str]]) -> tuple[int, int] | None:
-    """(child pid, read end of its pipe), the child walking `folders`; None when no child."""
-    if not folders:
+def _fork_stat(entries: list[Entry]) -> tuple[int, int] | None:
+    """(child pid, read end of its pipe), the child stat-ing `entries`; None when no child."""
+    if not entries:
         return None
     try:
         read_fd, write_fd = os.pipe()
@@ -135,15 +136,13 @@ def _fork_walk(folders: list[tuple[str, str]]) -> tuple[int, int] | None:
         os.close(read_fd)
         os.close(write_fd)
         return None
-    if pid == 0:  # the child: walk, hand the result over, and leave without any clean-up
+    if pid == 0:  # the child: stat, hand the result over, and leave without any clean-up
         status = 1
         try:
             os.close(read_fd)
-            found: Listing = []
-            links: list[Link] = []
-            _walk_plain(folders, found, links)
+            data = marshal.dumps(_stat(entries))
             with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(marshal.dumps((found, links)))
+                pipe.write(data)
             status = 0
         finally:
             os._exit(status)
@@ -151,9 +150,9 @@ def _fork_walk(folders: list[tuple[str, str]]) -> tuple[int, int] | None:
     return pid, read_fd
 
 
-def _join(child: tuple[int, int] | None, folders: list[tuple[str, str]], found: Listing,
-          links: list[Link]) -> None:
-    """Take the child's half of the walk, or walk it here when the child did not deliver."""
+def _join(child: tuple[int, int] | None, entries: list[Entry]
+          ) -> list[tuple[str, int, int] | None]:
+    """The child's stats, or stats taken here when the child did not deliver them all."""
     if child is not None:
         pid, read_fd = child
         with os.fdopen(read_fd, "rb") as pipe:
@@ -161,14 +160,13 @@ def _join(child: tuple[int, int] | None, folders: list[tuple[str, str]], found: 
         _, status = os.waitpid(pid, 0)
         if status == 0:
             try:
-                their_found, their_links = marshal.loads(data)
+                theirs = marshal.loads(data)
             except (EOFError, ValueError, TypeError):
                 pass
             else:
-                found += their_found
-                links += their_links
-                return
-    _walk_plain(folders, found, links)
+                if isinstance(theirs, list) and len(theirs) == len(entries):
+                    return theirs
+    return _stat(entries)
 
 
 def _follow_links(links: list[Link], real_root: str, found: Listing,
@@ -190,7 +188,7 @@ def _follow_links(links: list[Link], real_root: str, found: Listing,
             if target not in seen_dirs:
                 seen_dirs.add(target)
                 more: list[Link] = []
-                _walk_plain([(path, rel + "/")], found, more)
+                found += [f for f in _stat(_list([(path, rel + "/")], more)) if f is not None]
                 pending = sorted(pending + more, reverse=True)
         elif name.endswith(".md") and name not in NOT_MEMORIES:
             try:

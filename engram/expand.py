@@ -6,7 +6,7 @@ the prerequisites it declares (those that are visible).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from engram.model import Memory
 from engram.records import NamedTuple
@@ -41,14 +41,20 @@ class Selection(NamedTuple):
 Lookup = Callable[[str], tuple[Memory, int] | None]  # id -> (visible memory, depth) or None
 
 
-def prerequisites(memory: Memory, lookup: Lookup) -> tuple[list[tuple[Memory, int]], list[str]]:
-    """Visible prerequisites of memory, transitively (load order), and the missing ids."""
+def prerequisites(memory: Memory, lookup: Lookup, have: Collection[str] = (),
+                  room: int | None = None) -> tuple[list[tuple[Memory, int]], list[str]]:
+    """Visible prerequisites of memory, transitively (load order), and the missing ids.
+
+    Prerequisites in `have` (already in the pack) are not followed further: theirs are in the
+    pack too. With `room`, the walk stops once more than `room` are found (the memory cannot
+    fit then, whatever else it needs): on a chain hundreds deep, asking whether a memory fits
+    must not cost the whole chain."""
     found: dict[str, tuple[Memory, int]] = {}
     missing: list[str] = []
     stack = list(reversed(memory.depends_on))
-    while stack:
+    while stack and (room is None or len(found) <= room):
         mid = stack.pop()
-        if mid == memory.id or mid in found or mid in missing:
+        if mid == memory.id or mid in found or mid in missing or mid in have:
             continue
         hit = lookup(mid)
         if hit is None:
@@ -70,9 +76,12 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
     for item in related:
         if item.memory.id in in_pack:
             continue
-        prereqs, _ = prerequisites(item.memory, lookup)
-        needed = [(m, d) for m, d in prereqs if m.id not in in_pack]
-        if limit is not None and len(members) + len(needed) + 1 > limit:
+        room = None if limit is None else limit - len(members) - 1
+        if room is not None and room < 0:
+            cut.append(item)
+            continue
+        needed, _ = prerequisites(item.memory, lookup, in_pack, room)
+        if room is not None and len(needed) > room:
             cut.append(item)
             continue
         for memory, depth in needed:

@@ -27,6 +27,7 @@ from engram.hosts.base import (
     PROMPT,
     SESSION_START,
     SUBAGENT_START,
+    WRITE,
     HookEvent,
     Host,
 )
@@ -76,6 +77,7 @@ class _Outcome:
     entry: Mapping[str, Any] = MappingProxyType({})  # extra log fields (read-only default)
     log: bool = True
     stderr: tuple[str, ...] = ()  # e.g. withheld memories: the user must see what was held back
+    deny: bool = False  # refuse the tool call with `text` as the reason, where the host can
 
 
 def run_hook(host_name: str, stdin: str | bytes,
@@ -103,7 +105,10 @@ def run_hook(host_name: str, stdin: str | bytes,
             return HookResult(host.noop(event_name))
         event = host.parse(payload)
         outcome, log = _dispatch(host, event)
-        stdout = host.render(event, outcome.text) if outcome.text else ""
+        stdout = ""
+        if outcome.text:
+            denied = host.deny(event, outcome.text) if outcome.deny else ""
+            stdout = denied or host.render(event, outcome.text)
         noop = host.noop(event.name)
         # Logged after rendering, so the size is what the host was given (0 for a no-op).
         log(0 if stdout in ("", noop) else len(outcome.text))
@@ -316,14 +321,51 @@ def _file(run: _Run) -> _Outcome:
     event = run.event
     if not event.paths:
         return _Outcome(entry={"note": "no file paths in payload"})
-    if run.config.hooks_path_rules == "native" and event.op in run.host.native_ops:
-        # The host attaches the generated rule files itself (engram hooks sync).
-        return _Outcome(entry={"note": f"native path rules ({event.op})"})
     pack = build_pack(run.request(paths=event.paths, path_only=True, disclosure="full"),
                       run.ctx)
+    if run.config.hooks_path_rules == "native" and event.op in run.host.native_ops:
+        return _native_rules(run, pack)
+    # Context on a PreToolUse reaches Claude's model with the tool's result, after the file is
+    # written; a refusal with the conventions as its reason comes first. It holds the write back
+    # once: every matching body goes into that one reason (the cap still applies), so the
+    # retried write has nothing new and passes.
+    deny = event.op == WRITE and run.host.holds_writes and run.config.hooks_deny_first_write
     with run.session() as state:
-        pack = limit_bodies(pack, state, run.config.hooks_max_path_bodies)
-        return _deliver(run, state, pack)
+        if not deny:
+            pack = limit_bodies(pack, state, run.config.hooks_max_path_bodies)
+        outcome = _deliver(run, state, pack)
+    if deny and outcome.entry.get("delivered"):
+        note = ("engram: this write was held back once so that the conventions below come "
+                "first; apply them and make the write again.")
+        outcome = records.replace(outcome, text=_after_first_line(outcome.text, note), deny=True)
+    return outcome
+
+
+def _after_first_line(text: str, line: str) -> str:
+    head, _, rest = text.partition("\n")
+    return "\n".join(part for part in (head, line, rest) if part)
+
+
+def _native_rules(run: _Run, pack: Pack) -> _Outcome:
+    """The host attaches the generated rule files itself: record the ones it loads for this
+    path as delivered now. Claude does not await InstructionsLoaded, so a Read then an Edit in
+    one turn would otherwise race it and send the same body a second time."""
+    from engram.sync import rule_key
+
+    note = f"native path rules ({run.event.op})"
+    if run.project is None or run.host.native_rule_dir is None:
+        return _Outcome(entry={"note": note})
+    rule_dir = run.project / run.host.native_rule_dir
+    keys = _keys(pack)
+    loaded = [i.memory.id for i in pack.items if rule_key(
+        rule_dir / f"{i.memory.id}{run.host.native_rule_suffix}") == keys[i.memory.id]]
+    if not loaded:
+        return _Outcome(entry={"note": note})
+    with run.session() as state:
+        for memory_id in loaded:
+            state.delivered.add(keys[memory_id])
+            state.cards.discard(keys[memory_id])
+    return _Outcome(entry={"delivered": tuple(loaded), "note": note})
 
 
 def _subagent_start(run: _Run) -> _Outcome:

@@ -15,15 +15,14 @@ import sqlite3
 import sys
 from array import array
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, nullcontext, suppress
 from pathlib import Path
 
 from engram import postings as blocks
 from engram.config import DEFAULT_FIELD_WEIGHTS
-from engram.dedupe import BAND_KEYS, assign_groups, body_signature, connect, reassign_groups
+from engram.dedupe import BAND_KEYS, assign_all, body_signature, forget, reassign
 from engram.discover import (
-    SPLIT_MIN_FILES,
     FileStat,
     IgnoreRules,
     Listing,
@@ -43,9 +42,9 @@ from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "15"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "16"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
-# 15: safety verdicts
+# 15: safety verdicts; 16: near-duplicate pairs, star groups
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -269,7 +268,7 @@ class _Delta:
         self.count = count
         self.ids: set[str] = set()  # ids whose duplicate-id winner may change
         self.structure = full  # whether any dependency edge, level or id set changed
-        self.old_groups: set[str] = set()  # near-duplicate groups a dropped memory was in
+        self.dropped: dict[int, tuple[list[int], list[int]]] = {}  # key -> dedupe.forget's
         self.new_keys: set[int] = set()
         self._before: dict[str, tuple[str, tuple[str, ...], int, int]] = {}
         # A full refresh keeps what derivation needs of every memory, instead of reading and
@@ -288,8 +287,6 @@ class _Delta:
         self.count -= 1
         for i, n in enumerate(json.loads(lengths)):
             self.totals[i] -= n
-        if group is not None:
-            self.old_groups.add(group)
 
     def learn(self, key: int, prepared: Prepared) -> int | None:
         """Account for an inserted memory; its old depth when nothing structural changed."""
@@ -371,9 +368,7 @@ class ScopeIndex:
 
     def _refresh(self, force: bool) -> bool:
         known = self.meta("listing") or ""
-        files = known.partition(":")[0]
-        split = files.isdigit() and int(files) >= SPLIT_MIN_FILES  # last time's count
-        stats, self.walk_problems = walk(self.root, split)
+        stats, self.walk_problems = walk(self.root)
         ignore_sig = ignore_signature(self.root)
         listing = f"{len(stats)}:{listing_signature(stats)}"
         if not force and known == listing and self.meta("ignore") == ignore_sig \
@@ -388,7 +383,7 @@ class ScopeIndex:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig
             if full:
-                for table in ("files", "memories", "postings", "stems", "bands"):
+                for table in ("files", "memories", "postings", "stems", "bands", "near"):
                     conn.execute(f"DELETE FROM {table}")
                 self._set_meta("doc_count", "0")
                 self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
@@ -447,8 +442,9 @@ class ScopeIndex:
     def _changes(self, stats: Listing) -> tuple[list[FileStat], list[str]]:
         known = {rel: (m, s) for rel, m, s in
                  self.conn.execute("SELECT rel, mtime_ns, size FROM files")}
-        changed = [FileStat(rel, m, s) for rel, m, s in stats
-                   if known.pop(rel, None) != (m, s)]
+        # Sorted: the walk's order is the file system's, and keys are assigned in this order.
+        changed = sorted(FileStat(rel, m, s) for rel, m, s in stats
+                         if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
     def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
@@ -513,7 +509,7 @@ class ScopeIndex:
             if old is not None:
                 self._delta.forget(rel, old[:5])
                 self._remove_postings(int(row[0]), old[5].split("\n") if old[5] else [])
-            self.conn.execute("DELETE FROM bands WHERE mem=?", (row[0],))
+            self._delta.dropped[row[0]] = forget(self.conn, row[0])
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
 
@@ -552,17 +548,15 @@ class ScopeIndex:
                                        {w.id: w.level for w in winners})
             conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
                              ((depths[w.id], w.key) for w in winners if depths[w.id]))
-            ids = {w.key: w.id for w in winners}
-            mates = ([ids[k] for k in keys if k in ids]
-                     for keys in delta.buckets.values() if len(keys) > 1)
-            assign_groups(conn, connect(mates, {w.id: w.signature for w in winners}))
+            assign_all(conn, delta.buckets.values(), {s.key: s.signature for s in delta.stored},
+                       {s.key: s.id for s in delta.stored}, {w.key for w in winners})
             return
         conn.executemany("UPDATE memories SET active = (rel = "
                          + _WINNER_SQL.format(outer="memories") + ") WHERE id=?",
                          ((mid,) for mid in sorted(delta.ids)))
         if delta.structure:
             self._recompute_depths()
-        reassign_groups(conn, delta.new_keys, delta.old_groups)
+        reassign(conn, delta.new_keys, delta.dropped, delta.ids)
 
     def _recompute_depths(self) -> None:
         conn = self.conn
@@ -619,12 +613,11 @@ class ScopeIndex:
             out[term] = [r for r in rows if r[0] not in inactive] if inactive else rows
         return out
 
-    def duplicate_records(self) -> dict[int, Record]:
-        """Records in a near-duplicate group: routing ranks them all, so a group resolves
-        exactly to its best member."""
-        return {row[0]: _record(row) for row in self.conn.execute(
-            "SELECT mem, head, data, lengths, depth, dup_group, globs FROM memories"
-            " WHERE active=1 AND dup_group IS NOT NULL")}
+    def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
+        """The near-duplicate group of each of these memories that is in one, read from the
+        group column's index alone (no row of the large memories table)."""
+        return {k: g for k, g in self.conn.execute(
+            "SELECT mem, dup_group FROM memories WHERE dup_group IS NOT NULL") if k in keys}
 
     def restrictions(self) -> Restrictions:
         """Lifecycle and role fields of the memories they can exclude, read from plain columns
@@ -1050,6 +1043,8 @@ def _create(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
         CREATE INDEX IF NOT EXISTS bands_band ON bands(band);
         CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
+        CREATE TABLE IF NOT EXISTS near (mem INTEGER, mate INTEGER);
+        CREATE INDEX IF NOT EXISTS near_mem ON near(mem);
         CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT PRIMARY KEY, scanner TEXT,
             findings TEXT) WITHOUT ROWID;
     """)
@@ -1058,5 +1053,5 @@ def _create(conn: sqlite3.Connection) -> None:
         # Columns change between versions: drop the tables, not just their rows.
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
                            " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;"
-                           " DROP TABLE IF EXISTS verdicts;")
+                           " DROP TABLE IF EXISTS near; DROP TABLE IF EXISTS verdicts;")
         _create(conn)

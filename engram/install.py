@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shlex
 import shutil
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from engram.errors import EngramError
 from engram.fsutil import atomic_write
 from engram.hosts import HOSTS, get_host
 from engram.hosts.base import Host
+from engram.jsonedit import JsonStyle, rewrite
 
 PROJECT = "project"
 GLOBAL = "global"
@@ -210,11 +210,12 @@ def _read_config(path: Path) -> dict[str, Any] | None:
     return _load_config(path)[0]
 
 
-def _load_config(path: Path) -> tuple[dict[str, Any] | None, JsonStyle]:
+def _load_config(path: Path) -> tuple[dict[str, Any] | None, _Source]:
+    """The parsed file with its text and layout, for a rewrite that changes only engram's part."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return None, JsonStyle()
+        return None, _Source("", JsonStyle())
     except OSError as exc:
         raise EngramError(f"{path}: cannot be read: {exc}") from None
     try:
@@ -222,7 +223,7 @@ def _load_config(path: Path) -> tuple[dict[str, Any] | None, JsonStyle]:
     except UnicodeDecodeError as exc:
         raise EngramError(f"{path}: cannot be read: {exc}") from None
     if not text.strip():
-        return {}, JsonStyle()
+        return {}, _Source("", JsonStyle())
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -230,58 +231,27 @@ def _load_config(path: Path) -> tuple[dict[str, Any] | None, JsonStyle]:
                           f"entries from engram's hooks/ folder by hand") from None
     if not isinstance(data, dict):
         raise EngramError(f"{path}: expected a JSON object")
-    return data, JsonStyle.of(text, bom=raw.startswith(b"\xef\xbb\xbf"))
+    return data, _Source(text, JsonStyle.of(text, bom=raw.startswith(b"\xef\xbb\xbf")))
 
 
 @dataclass(frozen=True)
-class JsonStyle:
-    """How a config file was laid out, so a rewrite changes only engram's entries: teams commit
-    these files, and a reformatted one is a diff in every line."""
-
-    indent: int | str | None = 2
-    separators: tuple[str, str] = (",", ": ")
-    ascii_only: bool = False
-    newline: str = "\n"
-    final_newline: bool = True
-    bom: bool = False
-
-    @classmethod
-    def of(cls, text: str, *, bom: bool = False) -> JsonStyle:
-        body = text.strip()
-        indent: int | str | None = 0 if "\n" in body else None
-        if indent is not None:
-            for line in body.splitlines()[1:]:
-                lead = line[:len(line) - len(line.lstrip(" \t"))]
-                if lead:
-                    indent = "\t" if lead.startswith("\t") else len(lead)
-                    break
-        if indent is None:  # one line: keep its spacing after `:` and `,`
-            colon = ": " if re.search(r'"\s*:\s', body) else ":"
-            comma = ", " if re.search(r",\s", body) else ","
-            separators = (comma, colon)
-        else:
-            separators = (",", ": ")
-        return cls(indent, separators, bool(re.search(r"\\u[0-9a-fA-F]{4}", body))
-                   and body.isascii(), "\r\n" if "\r\n" in text else "\n",
-                   text.endswith("\n"), bom)
-
-    def dumps(self, data: Any) -> str:
-        text = json.dumps(data, indent=self.indent, separators=self.separators,
-                          ensure_ascii=self.ascii_only)
-        if self.final_newline:
-            text += "\n"
-        if self.newline != "\n":
-            text = text.replace("\n", self.newline)
-        return ("\ufeff" if self.bom else "") + text
+class _Source:
+    text: str  # without a BOM; "" when there was no file or an empty one
+    style: JsonStyle
 
 
-def _write_config(path: Path, config: dict[str, Any], style: JsonStyle) -> None:
-    atomic_write(path, style.dumps(config), shared=True)
+def _write_config(path: Path, old: dict[str, Any] | None, new: dict[str, Any],
+                  source: _Source) -> None:
+    if old is not None and source.text:
+        text = rewrite(source.text, old, new, source.style)
+    else:
+        text = source.style.dumps(new)
+    atomic_write(path, text, shared=True)
 
 
 def _apply(host_name: str, path: Path, desired: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     host = get_host(host_name)
-    current, style = _load_config(path)
+    current, source = _load_config(path)
     try:
         merged = _merge(current or {}, host, desired)
     except EngramError as exc:
@@ -293,7 +263,7 @@ def _apply(host_name: str, path: Path, desired: dict[str, Any]) -> tuple[str, di
     if not desired and (merged == {} or (host.config_shape == "flat" and merged == {"version": 1})):
         path.unlink()  # engram created this file: leave no empty shell behind
         return "removed", {}
-    _write_config(path, merged, style)
+    _write_config(path, current, merged, source)
     if not desired:
         return "removed", merged
     return ("updated" if current is not None and _has_ours(current, host) else "installed"), merged

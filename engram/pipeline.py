@@ -238,15 +238,16 @@ class _Scored:
     dataclass would cost its definition at every import."""
 
     __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
-                 "stale", "excluded", "detail")
+                 "stale", "excluded", "detail", "group")
 
     def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
-                 record: Record | None = None) -> None:
+                 record: Record | None = None, group: str | None = None) -> None:
         self.scope_rank = scope_rank
         self.key = key
         self.evidence = evidence
         self.bm25 = bm25
         self.record = record
+        self.group = group  # near-duplicate group, known without the record
         self.multipliers: list[tuple[str, float]] = []
         self.score = 0.0
         self.stale = False
@@ -351,14 +352,14 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     scored: list[_Scored] = []
     for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                        strict=True)):
-        duplicates = index.duplicate_records()
+        groups = index.dup_groups(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
         doc_lengths = _doc_lengths(lens, default_weights, weights)
         bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
                                 defaultdict(float, doc_lengths), idfs, stats)
         for key, e in ev.items():
-            item = _Scored(scope_rank, key, e, bm25[key], duplicates.get(key))
+            item = _Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if gate and anchors and not path_only:
@@ -472,21 +473,19 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
             _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
         done.extend(batch)
 
-    # Memories with a record already (those in a duplicate group) are always ranked, so
-    # duplicate groups resolve exactly; the rest only as far down as it can matter.
-    special = [s for s in scored if s.record is not None]
-    rank_batch(special)
     if need is None:
         rank_batch([s for s in scored if s.record is None])
     else:
-        need += sum(1 for s in special if s.rec.dup_group is not None)
-        # A heap, not a sort: usually only the first batch or two is ever taken.
+        # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
+        # near-duplicate group are ranked like the rest and counted once per group: a member
+        # left unranked scores below the top `need`, so it cannot displace its group's
+        # member there (and the group stays resolved to its best member where it matters).
         heap = [(-base[id(s)], s.scope_rank, s.key, n) for n, s in enumerate(scored)
                 if s.record is None and s.excluded is None]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
-            live = sorted((s.score for s in done if s.excluded is None), reverse=True)
+            live = _one_per_group(done)
             top_base, top_scope = -heap[0][0], heap[0][1]
             if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
                 break
@@ -495,7 +494,37 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
     done.sort(key=lambda s: rank.order_key(s.score, s.scope_rank, s.rec.memory.id,
                                            s.evidence.path_match))
     _mark_duplicates(done)
+    _mark_unranked_duplicates(scored)
     return done
+
+
+def _one_per_group(done: list[_Scored]) -> list[float]:
+    """Scores of the ranked, not excluded candidates, best first, a group's best only."""
+    best: dict[tuple[int, str], float] = {}
+    scores: list[float] = []
+    for s in done:
+        if s.excluded is not None:
+            continue
+        if s.group is None:
+            scores.append(s.score)
+        elif best.get((s.scope_rank, s.group), -1.0) < s.score:
+            best[s.scope_rank, s.group] = s.score
+    return sorted([*scores, *best.values()], reverse=True)
+
+
+def _mark_unranked_duplicates(scored: list[_Scored]) -> None:
+    """Unranked members of a group that already has a member: excluded as duplicates, so the
+    count of related memories is what full ranking gives (one per group). Which member is
+    kept only matters among the ranked ones, and those come first in `scored`'s ranked part."""
+    kept = {(s.scope_rank, s.group) for s in scored
+            if s.record is not None and s.excluded is None and s.group is not None}
+    for item in scored:
+        if item.record is None and item.excluded is None and item.group is not None:
+            slot = (item.scope_rank, item.group)
+            if slot in kept:
+                item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"
+            else:
+                kept.add(slot)
 
 
 def _load_records(scopes: Scopes, items: list[_Scored]) -> None:
@@ -552,7 +581,7 @@ def _mark_duplicates(scored: list[_Scored]) -> None:
     """At most one member of a near-duplicate group: the best ranked one stays related."""
     kept: dict[tuple[int, str], str] = {}
     for item in scored:
-        group = item.rec.dup_group
+        group = item.group
         if item.excluded or group is None:
             continue
         slot = (item.scope_rank, group)
@@ -861,9 +890,14 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        return _visible_memories(ctx, scopes)
+        return [r.memory for r, _ in scopes.all_records() if ctx.can_see(r.memory)]
     finally:
         scopes.close()
+
+
+def session_pack(request: Request) -> Pack:
+    """What a new session starts with: `load: always` memories and foundation-level rules."""
+    return session_start(request)[0]
 
 
 @_rebuilds_corrupt_index
@@ -874,20 +908,17 @@ def session_start(request: Request,
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        pack = _overrides_in_force(ctx, _session_pack(ctx, scopes, request))
-        return pack, _visible_memories(ctx, scopes)
+        # Every record is decoded once, for both: at 10k memories a second pass cost ~0.1 s.
+        visible = [(r, n) for r, n in scopes.all_records() if ctx.can_see(r.memory)]
+        pack = _overrides_in_force(ctx, _session_pack(visible, scopes, request))
+        return pack, [r.memory for r, _ in visible]
     finally:
         scopes.close()
 
 
-def _visible_memories(ctx: Context, scopes: Scopes) -> list[Memory]:
-    return [r.memory for r, _ in scopes.all_records() if ctx.can_see(r.memory)]
-
-
-def _session_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
-    chosen = [(r, n) for r, n in scopes.all_records()
-              if (r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0))
-              and ctx.can_see(r.memory)]
+def _session_pack(visible: list[tuple[Record, int]], scopes: Scopes, request: Request) -> Pack:
+    chosen = [(r, n) for r, n in visible
+              if r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0)]
     chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
     routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
     selection = expand.select(routed, scopes.visible, None)

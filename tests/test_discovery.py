@@ -148,7 +148,7 @@ def test_memories_at_any_depth_and_type_decides_not_folder(workspace: Path) -> N
                                                             ("misfiled", "skill")}
 
 
-def test_walk_is_sorted_and_skips_escaping_symlinks(tmp_path: Path) -> None:
+def test_walk_skips_escaping_symlinks(tmp_path: Path) -> None:
     root = tmp_path / "root"
     outside = tmp_path / "outside.md"
     outside.write_text(mem("outside"), encoding="utf-8")
@@ -157,7 +157,7 @@ def test_walk_is_sorted_and_skips_escaping_symlinks(tmp_path: Path) -> None:
     (root / "link.md").symlink_to(outside)
     (root / "inner-link.md").symlink_to(root / "z.md")
     stats, problems = walk(root)
-    assert [rel for rel, _, _ in stats] == ["a/m.md", "inner-link.md", "z.md"]
+    assert sorted(rel for rel, _, _ in stats) == ["a/m.md", "inner-link.md", "z.md"]
     assert [(p.path, p.severity) for p in problems] == [("link.md", "warning")]
 
 
@@ -184,19 +184,24 @@ def tangled_tree(tmp_path: Path) -> Path:
     return root
 
 
-def test_split_walk_equals_one_process_walk(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per os.fork call (the real fork still runs)."""
     import os
 
-    root = tangled_tree(tmp_path)
-    forks: list[int] = []
+    calls: list[int] = []
     real_fork = os.fork
 
     def counted_fork() -> int:
-        forks.append(1)
+        calls.append(1)
         return real_fork()
 
     monkeypatch.setattr(os, "fork", counted_fork)
+    return calls
+
+
+def test_split_walk_equals_one_process_walk(tmp_path: Path, forks: list[int]) -> None:
+    root = tangled_tree(tmp_path)
     single = walk(root, split=False)
     rels = [rel for rel, _, _ in single[0]]
     assert "data/a-link/m2.md" in rels and not any(r.startswith("web/b-link/") for r in rels)
@@ -205,7 +210,8 @@ def test_split_walk_equals_one_process_walk(tmp_path: Path,
     assert sorted(p.path for p in single[1]) == ["api/00/out-file.md", "web/out-dir"]
     # The loop is followed once (its ten files appear a second time under ops/01/loop/).
     assert sum(r.startswith("ops/01/loop/") for r in rels) == 10
-    assert rels == sorted(rels) and len(rels) == 64
+    assert len(set(rels)) == len(rels) == 64
+    assert walk(root, split=False) == single  # the same order every time
     assert not forks
     assert walk(root, split=True) == single
     assert forks == [1]  # the split walk did run in two processes
@@ -220,20 +226,20 @@ def test_split_walk_survives_a_child_that_fails(tmp_path: Path,
     root = tangled_tree(tmp_path)
     expected = walk(root, split=False)
     parent = os.getpid()
-    real = discover._walk_plain
+    real = discover._stat
 
-    def broken_in_child(*args: object, **kwargs: object) -> None:
+    def broken_in_child(*args: object, **kwargs: object) -> object:
         if os.getpid() != parent:
             raise OSError("child trouble")
-        real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(discover, "_walk_plain", broken_in_child)
+    monkeypatch.setattr(discover, "_stat", broken_in_child)
     assert walk(root, split=True) == expected
 
     def no_fork() -> int:
         raise OSError("no fork here")
 
-    monkeypatch.setattr(discover, "_walk_plain", real)
+    monkeypatch.setattr(discover, "_stat", real)
     monkeypatch.setattr(os, "fork", no_fork)
     assert walk(root, split=True) == expected
 
@@ -255,3 +261,19 @@ def test_workspace_shadows_global_and_dry_run_says_so(workspace: Path,
     assert "Workspace api style." in fetched and "Global" not in fetched
     graph = ok(run(["graph"], workspace))
     assert "shadowed (global hidden by workspace): api-style" in graph
+
+
+def test_a_flat_folder_is_split_like_a_deep_one(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                forks: list[int]) -> None:
+    """The two-process walk splits files, not folders: one flat folder of many files gets
+    a child too, and the listing is the same as one process's."""
+    from engram import discover
+
+    root = tmp_path / "root"
+    for n in range(40):
+        put(root, f"rules/r{n:02d}.md", mem(f"r{n:02d}"))
+    monkeypatch.setattr(discover, "SPLIT_MIN_FILES", 30)
+    single = walk(root, split=False)
+    assert walk(root) == single and forks == [1]
+    assert sorted(rel for rel, _, _ in single[0]) == [f"rules/r{n:02d}.md" for n in range(40)]

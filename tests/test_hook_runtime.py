@@ -176,6 +176,7 @@ def test_claude_cap_demotes_bodies_and_says_so(ws: Path) -> None:
 
 
 def test_file_events_inject_at_most_max_path_bodies(ws: Path) -> None:
+    (ws / ".engram/config.yaml").write_text("hooks:\n  deny_first_write: false\n")
     big_rules(ws, 5, 200, tag="lib")
     data = payload("claude", "pre_tool_use_write", ws,
                    tool_input={"file_path": str(ws / "lib/x.py"), "content": ""})
@@ -185,6 +186,28 @@ def test_file_events_inject_at_most_max_path_bodies(ws: Path) -> None:
     # The next write delivers the matches not given yet, again at most three.
     text = context_of(fire("claude", data))
     assert text.startswith("engram: loaded 2 new (") and "already loaded: " in text
+
+
+def test_first_write_is_denied_once_with_every_matching_body(ws: Path) -> None:
+    big_rules(ws, 5, 200, tag="lib")
+    data = payload("claude", "pre_tool_use_write", ws,
+                   tool_input={"file_path": str(ws / "lib/x.py"), "content": ""})
+    out = json.loads(fire("claude", data).stdout)["hookSpecificOutput"]
+    assert out["permissionDecision"] == "deny"
+    reason = out["permissionDecisionReason"]
+    assert reason.startswith("engram: loaded 5 new (")
+    assert reason.splitlines()[1].startswith("engram: this write was held back once")
+    assert reason.count("\n### ") == 5
+    # The retried write has nothing new: it passes, silently.
+    assert fire("claude", data).stdout == ""
+
+
+def test_hosts_that_cannot_hold_a_write_back_keep_the_per_event_limit(ws: Path) -> None:
+    big_rules(ws, 5, 200, tag="lib")
+    patch = "*** Begin Patch\n*** Add File: lib/x.py\n+x = 1\n*** End Patch"
+    data = payload("codex", "pre_tool_use_apply_patch", ws, tool_input={"command": patch})
+    text = context_of(fire("codex", data), "PreToolUse")
+    assert text.startswith("engram: loaded 3 new (")
 
 
 # ---- log ---------------------------------------------------------------------------------------

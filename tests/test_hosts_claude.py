@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from test_hook_support import context_of, fire, make_workspace, payload, payload_text
 
+from engram.hook import HookResult
 from engram.hosts import claude
 from engram.hosts.base import (
     FILE,
@@ -143,16 +144,55 @@ def test_pre_compact_keeps_the_delivered_set_and_prints_nothing(ws: Path) -> Non
     assert again == "engram: already loaded: api-tests, api-errors"
 
 
+def denial_of(result: HookResult) -> str:
+    """The reason of a PreToolUse deny answer (asserting it is one)."""
+    specific = json.loads(result.stdout)["hookSpecificOutput"]
+    assert (specific["hookEventName"], specific["permissionDecision"]) == ("PreToolUse", "deny")
+    return str(specific["permissionDecisionReason"])
+
+
+HELD_BACK = ("engram: this write was held back once so that the conventions below come first; "
+             "apply them and make the write again.")
+
+
 def test_read_injects_nothing_with_native_rules(ws: Path) -> None:
     assert fire("claude", payload("claude", "pre_tool_use_read", ws)).stdout == ""
 
 
+def test_read_records_the_native_rules_claude_attaches(ws: Path) -> None:
+    # Claude attaches .claude/rules/engram/<id>.md on Read and does not await InstructionsLoaded:
+    # a Read then an Edit in one turn must not send the same body again.
+    sync_rules(str(ws), hosts=("claude",))
+    assert fire("claude", payload("claude", "pre_tool_use_read", ws)).stdout == ""
+    assert fire("claude", payload("claude", "pre_tool_use_edit", ws)).stdout == ""
+    prompt = context_of(fire("claude", payload("claude", "user_prompt_submit", ws)))
+    assert prompt == "engram: already loaded: api-tests, api-errors"
+
+
+def test_read_without_current_rule_files_records_nothing(ws: Path) -> None:
+    sync_rules(str(ws), hosts=("claude",))
+    path = ws / ".engram/rules/api-errors.md"
+    path.write_text(path.read_text().replace("never return None", "never return None or {}"))
+    fire("claude", payload("claude", "pre_tool_use_read", ws))  # api-errors' file is stale
+    text = denial_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
+    assert text.startswith("engram: loaded 1 new (api-errors); already loaded: api-tests\n")
+
+
 @pytest.mark.parametrize("name", ["pre_tool_use_edit", "pre_tool_use_write",
                                   "pre_tool_use_multiedit"])
-def test_write_events_inject_undelivered_path_rules(ws: Path, name: str) -> None:
+def test_first_write_is_denied_once_with_the_undelivered_path_rules(ws: Path, name: str) -> None:
+    text = denial_of(fire("claude", payload("claude", name, ws)))
+    assert text == ("engram: loaded 2 new (api-errors, api-tests)\n" + HELD_BACK + "\n"
+                    + API_ERRORS + "\n\n" + API_TESTS)
+    assert fire("claude", payload("claude", name, ws)).stdout == ""  # the retry passes
+
+
+@pytest.mark.parametrize("name", ["pre_tool_use_edit", "pre_tool_use_write"])
+def test_write_events_inject_path_rules_when_deny_is_off(ws: Path, name: str) -> None:
+    (ws / ".engram/config.yaml").write_text("hooks:\n  deny_first_write: off\n")
     text = context_of(fire("claude", payload("claude", name, ws)), "PreToolUse")
-    expected = "engram: loaded 2 new (api-errors, api-tests)\n" + API_ERRORS + "\n\n" + API_TESTS
-    assert text == expected
+    assert text == ("engram: loaded 2 new (api-errors, api-tests)\n"
+                    + API_ERRORS + "\n\n" + API_TESTS)
     assert fire("claude", payload("claude", name, ws)).stdout == ""  # nothing new: silent
 
 
@@ -160,15 +200,16 @@ def test_instructions_loaded_records_native_rule_as_delivered(ws: Path) -> None:
     sync_rules(str(ws), hosts=("claude",))
     loaded = fire("claude", payload("claude", "instructions_loaded", ws))
     assert loaded.stdout == "" and loaded.stderr == ()
-    text = context_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
-    assert text == "engram: loaded 1 new (api-tests); already loaded: api-errors\n" + API_TESTS
+    text = denial_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
+    assert text == ("engram: loaded 1 new (api-tests); already loaded: api-errors\n" + HELD_BACK
+                    + "\n" + API_TESTS)
 
 
 def test_instructions_loaded_ignores_users_own_rules(ws: Path) -> None:
     (ws / ".claude/rules").mkdir(parents=True)
     (ws / ".claude/rules/api.md").write_text("---\npaths: [\"src/api/**\"]\n---\nmine\n")
     assert fire("claude", payload("claude", "instructions_loaded_user_rule", ws)).stdout == ""
-    text = context_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
+    text = denial_of(fire("claude", payload("claude", "pre_tool_use_edit", ws)))
     assert text.startswith("engram: loaded 2 new")
 
 

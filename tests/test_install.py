@@ -254,6 +254,12 @@ LAYOUTS = {
     "compact": lambda d: json.dumps(d, separators=(",", ":"), ensure_ascii=False),
     "spaced-line": lambda d: json.dumps(d, ensure_ascii=False) + "\n",
     "bom-escaped": lambda d: "\ufeff" + json.dumps(d, indent=2) + "\n",
+    # By hand: objects kept on one line inside an indented file, as people write Codex configs.
+    "hand": lambda d: json.dumps(d, indent=4).replace(
+        json.dumps(next(iter(d["hooks"].values()))[0], indent=4).replace("\n", "\n" + " " * 12),
+        json.dumps(next(iter(d["hooks"].values()))[0])),
+    "prettier-inline-arrays": lambda d: json.dumps(d, indent=2).replace("[\n" + " " * 6, "[")
+    .replace("\n    ]", "]") + "\n",
 }
 USER_OWN = {"theme": "Dracula ✓", "hooks": {"Stop": [{"hooks": [{"type": "command",
                                                                   "command": "notify"}]}]}}
@@ -271,6 +277,9 @@ def test_uninstall_restores_the_file_byte_for_byte(workspace: Path, home: Path, 
     install(host, project_dir=workspace, home=home)
     installed = path.read_bytes()
     assert installed.startswith(original[:12]) and installed != original
+    if layout in ("hand", "prettier-inline-arrays"):  # the user's lines are all still there
+        assert all(line in installed.splitlines() for line in original.splitlines()
+                   if b"hooks" not in line and line.strip(b" {}[],\r"))
     if b"\r\n" in original:
         assert installed.count(b"\r\n") == installed.count(b"\n")  # no mixed line endings
     assert uninstall(host, project_dir=workspace, home=home).action == "removed"
@@ -295,3 +304,21 @@ def test_uninstall_removes_generated_rule_files_only(workspace: Path, home: Path
     uninstall(host, project_dir=workspace, home=home)
     assert sorted(p.name for p in folder.iterdir()) == [own.name]
     assert not (workspace / get_host(host).config_file).exists()
+
+
+def test_reinstall_and_uninstall_touch_only_engrams_lines(workspace: Path, home: Path) -> None:
+    path = workspace / ".gemini/settings.json"
+    path.parent.mkdir()
+    original = ('{\n  "ui": {"theme": "GitHub"},\n  "hooks": {\n    "BeforeAgent": [\n'
+                '      {"hooks": [{"type": "command", "command": "mine"}]}\n    ]\n  },\n'
+                '  "tools": {"sandbox": false}\n}\n')
+    path.write_text(original)
+    install("gemini", project_dir=workspace, home=home, executable="/old/engram")
+    first = path.read_text()
+    install("gemini", project_dir=workspace, home=home)
+    second = path.read_text()
+    changed = [(a, b) for a, b in zip(first.splitlines(), second.splitlines(), strict=True)
+               if a != b]
+    assert changed and all("/old/engram" in a and "/old/" not in b for a, b in changed)
+    uninstall("gemini", project_dir=workspace, home=home)
+    assert path.read_text() == original

@@ -80,11 +80,19 @@ class Host(Protocol):
     # SessionStart sources after which the host's context still holds the earlier hook text
     # (a resume that restores the whole transcript): the delivered set is kept, not reset.
     keeps_context_on: frozenset[str]
+    # Whether `deny` can hold a write back with a reason the model reads before the tool runs
+    # (`hooks.deny_first_write`); elsewhere file events only inject.
+    holds_writes: bool
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent: ...
 
     def render(self, event: HookEvent, text: str) -> str:
         """The exact stdout for injecting `text` on this event ("" when the event cannot inject)."""
+        ...
+
+    def deny(self, event: HookEvent, reason: str) -> str:
+        """The exact stdout refusing this tool call with `reason`, which the model reads before
+        the tool runs ("" when the host cannot refuse a tool call with a reason)."""
         ...
 
     def noop(self, event_name: str | None) -> str:

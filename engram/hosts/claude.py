@@ -22,6 +22,7 @@ install's PreCompact with nothing. Empty stdout is the no-op everywhere.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from engram.hosts.base import (
@@ -76,6 +77,7 @@ class ClaudeHost:
     config_shape = "grouped"
     # --continue / --resume restore the whole transcript, earlier hook context included.
     keeps_context_on = frozenset({"resume"})
+    holds_writes = True
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")
@@ -112,6 +114,15 @@ class ClaudeHost:
             # Stop context would keep the turn going.
             return ""
         return context_json(event.name, text)
+
+    def deny(self, event: HookEvent, reason: str) -> str:
+        if event.kind != FILE:
+            return ""
+        # A denied PreToolUse reaches the model as the tool's error result, before the tool ran:
+        # the only hook text Claude shows ahead of a Write (additionalContext comes after it).
+        body = {"hookSpecificOutput": {"hookEventName": event.name, "permissionDecision": "deny",
+                                       "permissionDecisionReason": reason}}
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n"
 
     def noop(self, event_name: str | None) -> str:
         return ""

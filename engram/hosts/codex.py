@@ -83,6 +83,7 @@ class CodexHost:
     config_shape = "grouped"
     # `codex exec resume` replays the whole history, earlier hook context included.
     keeps_context_on = frozenset({"resume"})
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")
@@ -113,6 +114,9 @@ class CodexHost:
         if event.kind == PRE_COMPACT or event.name not in _CAN_INJECT:
             return ""
         return context_json(event.name, text)
+
+    def deny(self, event: HookEvent, reason: str) -> str:
+        return ""  # not used to hold writes back here (docs/hooks.md)
 
     def noop(self, event_name: str | None) -> str:
         return ""

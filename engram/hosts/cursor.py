@@ -66,6 +66,7 @@ class CursorHost:
     config_shape = "flat"
     # What a Cursor resume keeps is UNVERIFIED: re-delivering is the safe side.
     keeps_context_on: frozenset[str] = frozenset()
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")
@@ -90,6 +91,9 @@ class CursorHost:
             return self.noop(event.name)
         return json.dumps({"additional_context": text}, ensure_ascii=False,
                           separators=(",", ":")) + "\n"
+
+    def deny(self, event: HookEvent, reason: str) -> str:
+        return ""  # not used to hold writes back here (docs/hooks.md)
 
     def noop(self, event_name: str | None) -> str:
         return _NOOPS.get(event_name or "", NOOP)

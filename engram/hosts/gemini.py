@@ -70,6 +70,7 @@ class GeminiHost:
     config_shape = "grouped"
     # `--resume` leaves out the earlier user turns and their hook context: every source resets.
     keeps_context_on: frozenset[str] = frozenset()
+    holds_writes = False
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         name = text_field(payload, "hook_event_name")
@@ -96,6 +97,9 @@ class GeminiHost:
         if event.name not in _CAN_INJECT:
             return NOOP
         return context_json(event.name, text)
+
+    def deny(self, event: HookEvent, reason: str) -> str:
+        return ""  # not used to hold writes back here (docs/hooks.md)
 
     def noop(self, event_name: str | None) -> str:
         return NOOP

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -339,22 +340,14 @@ def claude_project(root: Path, memories: dict[str, str]) -> Scratch:
 
 # ---- what the model was sent ----------------------------------------------------------------
 
-REMINDER = "<system-reminder>\n{event} hook additional context: "
-
-
 def hook_contexts(request: Recorded, event: str) -> list[str]:
-    """The additional context of every `event` hook call the request carries, in order."""
-    head = REMINDER.format(event=event)
+    """The additional context of every `event` hook call the request carries, in order
+    (`<system-reminder>` blocks headed `<Event>[:<tool>] hook additional context: `)."""
+    head = re.compile(r"<system-reminder>\n" + re.escape(event)
+                      + r"(?::\w+)? hook additional context: (.*?)\n?</system-reminder>", re.S)
     body = request.body if isinstance(request.body, dict) else {}
-    out = []
-    for message in body.get("messages") or []:
-        for text in texts(message):
-            at = text.find(head)
-            while at >= 0:
-                end = text.find("</system-reminder>", at)
-                out.append(text[at + len(head):end if end >= 0 else None].strip("\n"))
-                at = text.find(head, at + 1)
-    return out
+    return [match.group(1) for message in body.get("messages") or []
+            for text in texts(message) for match in head.finditer(text)]
 
 
 def turn_request(mock: AnthropicMock, prompt: str) -> Recorded:

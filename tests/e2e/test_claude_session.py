@@ -145,6 +145,10 @@ def test_prompt_pack_carries_its_proof_line(session: Session) -> None:
     assert pack.splitlines()[0] == ("engram: loaded 1 new (release-checklist); "
                                     "already loaded: release-foundation")
     assert BODIES["release-checklist"] in pack
+    # Both packs come before the prompt's own text, in the same user message.
+    text = transcript(first)
+    assert text.index(BODIES["team-style"]) < text.index(BODIES["release-checklist"])
+    assert text.index(BODIES["release-checklist"]) < text.index(PROMPT_1)
 
 
 def test_second_prompt_in_a_live_session_sends_only_new_bodies(session: Session) -> None:

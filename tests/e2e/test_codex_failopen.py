@@ -167,13 +167,9 @@ USER_HOOKS = {
 }
 """,
 }
-INLINE_GAP = pytest.mark.xfail(
-    strict=True, reason="uninstall re-serialises the file in its detected indent and separators: "
-    "objects the user kept on one line come back expanded")
 
 
-@pytest.mark.parametrize("layout", [
-    "expanded", pytest.param("inline objects", marks=INLINE_GAP)])
+@pytest.mark.parametrize("layout", list(USER_HOOKS))
 def test_uninstall_gives_back_the_users_hooks_json_byte_for_byte(tmp_path: Path,
                                                                   layout: str) -> None:
     with codex_world(tmp_path, MEMORIES, install=False) as world:
