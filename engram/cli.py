@@ -299,7 +299,7 @@ def hooks_log(session: str | None, limit: int, workspace: str | None) -> None:
     click.echo(hooklog.format_entries(entries), nl=False)
 
 
-@cli.command(epilog="Example: engram bench tests/fixtures/devset/cases.json --baseline")
+@cli.command(epilog="Example: engram bench bench/routing/cases.json --baseline")
 @click.argument("cases", type=click.Path(exists=True, dir_okay=False))
 @click.option("--memories", metavar="DIR", default=None,
               help="Folder of *.md memories (default: memories/ beside CASES).")
