@@ -455,6 +455,8 @@ def measure_corpus(bench: Bench, corpus: Corpus) -> None:
         bench.add("graph --rebuild", name, "<= 10 s" if goal == 10_000 else "-", g,
                   f"{g:.1f} s", g <= 10.0 if goal == 10_000 else None)
 
+    measure_mcp(bench, corpus)
+
     # How cost grows with query length (warm, informative).
     for qlabel in ("1 anchor", "16 anchors"):
         qruns = repeat(max(3, len(warm_runs) // 2),
@@ -492,6 +494,75 @@ def measure_edits(bench: Bench, corpus: Corpus, query: str, warm: float) -> None
         ok = cost <= 10 * max(small, 0.01)
     bench.add(f"load after editing one file (worst of {len(picks)})", corpus.label, target,
               high, f"{ms(high)}, median {ms(med)} (warm {ms(warm)}; worst: {high_rel})", ok)
+
+
+def mcp_round_trips(engram: str, env: dict[str, str], cwd: Path, task: str,
+                    calls: int) -> list[float] | None:
+    """Seconds of each `tools/call load` round trip to one `engram mcp` over its pipes, after
+    one untimed call that opens the indexes; None when the server does not start (no `mcp`
+    extra). A plain JSON-RPC client: what is timed is the server, not a client library."""
+    import select
+
+    def request(proc: subprocess.Popen[bytes], msg_id: int, method: str,
+                params: dict[str, object]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method,
+                                     "params": params}).encode() + b"\n")
+        proc.stdin.flush()
+
+    def reply(proc: subprocess.Popen[bytes], msg_id: int) -> dict[str, object] | None:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if select.select([proc.stdout], [], [], 1.0)[0]:
+                line = proc.stdout.readline()
+                if not line:
+                    return None
+                message = json.loads(line)
+                if message.get("id") == msg_id:
+                    return dict(message)
+        return None
+
+    call = {"name": "load", "arguments": {"task": task}}
+    with subprocess.Popen([engram, "mcp"], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as proc:
+        try:
+            request(proc, 0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                            "clientInfo": {"name": "perf", "version": "0"}})
+            if reply(proc, 0) is None:
+                return None
+            assert proc.stdin is not None
+            proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+            request(proc, 1, "tools/call", call)  # opens (and refreshes) the indexes
+            if reply(proc, 1) is None:
+                return None
+            seconds = []
+            for n in range(calls):
+                start = time.perf_counter()
+                request(proc, 2 + n, "tools/call", call)
+                if reply(proc, 2 + n) is None:
+                    return None
+                seconds.append(time.perf_counter() - start)
+            return seconds
+        finally:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(timeout=60)
+
+
+def measure_mcp(bench: Bench, corpus: Corpus) -> None:
+    """The median `tools/call load` round trip of a warm `engram mcp` (one row)."""
+    name = corpus.label
+    found = mcp_round_trips(bench.engram, bench.env, corpus.project,
+                            corpus.queries["4 anchors"], max(bench.runs * 2, 10))
+    if found is None:
+        bench.add("mcp tools/call load, warm (median)", name, "-", None,
+                  "not measured: `engram mcp` did not start (pip install -e '.[mcp]')", None)
+        return
+    trips = [Run(seconds, 0, 0) for seconds in found]
+    med = median(trips)
+    bench.add("mcp tools/call load, warm (median)", name, "-", med,
+              f"{med * 1000:.1f} ms (worst {worst(trips) * 1000:.1f} ms)", None)
 
 
 def table(rows: Sequence[Row]) -> str:

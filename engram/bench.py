@@ -10,7 +10,7 @@ import json
 import shutil
 import statistics
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from engram.model import Memory, Pack, PackItem
 from engram.paths import SCOPE_DIRNAME
 
 ENGRAM = "engram"
+ZERO_MATCH = "zero-match"
 BM25 = "bm25"
 OVERALL = "overall"
 BASELINE_EXPAND_TOP = 3  # the baseline pack renders like a default pack: 3 bodies, then cards
@@ -42,6 +43,16 @@ class Case:
     max_from_group: int | None = None
     forbid: tuple[str, ...] = ()
     depends_on: tuple[str, ...] = ()
+    acceptable: tuple[str, ...] = ()  # fine to show, not required: relevant for body precision
+
+    @property
+    def judges_bodies(self) -> bool:
+        """Whether every body in the pack can be called relevant or noise: the case says what
+        it needs (or, for zero-match, that nothing applies)."""
+        return bool(self.expect or self.expect_any) or self.category == ZERO_MATCH
+
+    def relevant(self) -> set[str]:
+        return {*self.expect, *self.expect_any, *self.acceptable, *self.depends_on}
 
 
 @dataclass(frozen=True)
@@ -56,8 +67,17 @@ class CaseResult:
     forbidden: tuple[str, ...]  # forbid ids that made it into the pack
     empty_ok: bool | None
     order_ok: bool | None
+    bodies: tuple[str, ...] = ()  # ids printed in full
     misses: tuple[tuple[str, str], ...] = ()  # (expected id, why it is not in the pack)
     dry_run: str = ""  # report.dry_run of the pack (engram only, verbose only)
+
+    @property
+    def noise(self) -> tuple[str, ...]:
+        """Bodies the case judges neither needed nor acceptable (empty if it judges none)."""
+        if not self.case.judges_bodies:
+            return ()
+        relevant = self.case.relevant()
+        return tuple(b for b in self.bodies if b not in relevant)
 
     @property
     def passed(self) -> bool:
@@ -78,6 +98,7 @@ class Figures:
     empty_rate: float | None
     order: float | None
     median_tokens: float
+    body_precision: float | None = None  # relevant bodies / bodies, over cases that judge them
 
 
 @dataclass(frozen=True)
@@ -127,7 +148,8 @@ def read_cases(path: Path) -> list[Case]:
             expect_any=_ids(path, n, item, "expect_any"),
             max_from_group=int(group_max) if isinstance(group_max, int) else None,
             forbid=_ids(path, n, item, "forbid"),
-            depends_on=_ids(path, n, item, "depends_on")))
+            depends_on=_ids(path, n, item, "depends_on"),
+            acceptable=_ids(path, n, item, "acceptable")))
     return cases
 
 
@@ -156,8 +178,12 @@ def bench_workspace(memories: Path) -> Iterator[Path]:
 
 
 # -- judging ----------------------------------------------------------------------------------
-def judge(case: Case, pack_ids: Sequence[str], tokens: int) -> CaseResult:
-    """The case's verdicts for a pack given as ids in pack order."""
+def judge(case: Case, pack_ids: Sequence[str], tokens: int,
+          bodies: Sequence[str] = (), graph: Mapping[str, Sequence[str]] | None = None,
+          ) -> CaseResult:
+    """The case's verdicts for a pack given as ids in pack order (`bodies`: those printed in
+    full; `graph`: each memory's depends_on, to know which dependent needs which
+    prerequisite)."""
     in_pack = set(pack_ids)
     recall = (sum(1 for e in case.expect if e in in_pack) / len(case.expect)
               if case.expect else None)
@@ -166,35 +192,52 @@ def judge(case: Case, pack_ids: Sequence[str], tokens: int) -> CaseResult:
         hits = sum(1 for e in case.expect_any if e in in_pack)
         any_ok = hits >= 1 and (case.max_from_group is None or hits <= case.max_from_group)
     forbidden = tuple(f for f in case.forbid if f in in_pack)
-    empty_ok = not pack_ids if case.category == "zero-match" else None
-    order_ok = _order_ok(case, list(pack_ids)) if case.depends_on else None
+    empty_ok = not pack_ids if case.category == ZERO_MATCH else None
+    order_ok = _order_ok(case, list(pack_ids), graph or {}) if case.depends_on else None
     return CaseResult(case, tuple(pack_ids), tokens, recall, any_ok, forbidden, empty_ok,
-                      order_ok)
+                      order_ok, tuple(bodies))
 
 
-def _order_ok(case: Case, pack_ids: list[str]) -> bool:
-    """Every prerequisite in the pack precedes every dependent; required ones must be there.
+def _order_ok(case: Case, pack_ids: list[str], graph: Mapping[str, Sequence[str]]) -> bool:
+    """Every prerequisite in the pack precedes its dependents; required ones must be there.
 
-    Dependents are the expected ids that are not prerequisites; a prerequisite offered as one of
-    alternatives (`expect_any`) need only precede when it is loaded.
+    Dependents are the expected ids that are not prerequisites: those that need the
+    prerequisite (through `graph`, transitively) where any do, else all of them. A prerequisite
+    offered as one of alternatives (`expect_any`) need only precede when it is loaded.
     """
     dependents = [e for e in case.expect if e not in case.depends_on]
     if not dependents or any(d not in pack_ids for d in dependents):
         return False
-    first_dependent = min(pack_ids.index(d) for d in dependents)
     for prereq in case.depends_on:
         if prereq not in pack_ids:
             if prereq in case.expect:
                 return False
             continue
-        if pack_ids.index(prereq) > first_dependent:
+        needing = [d for d in dependents if prereq in _closure(d, graph)] or dependents
+        if pack_ids.index(prereq) > min(pack_ids.index(d) for d in needing):
             return False
     return True
+
+
+def _closure(memory_id: str, graph: Mapping[str, Sequence[str]]) -> set[str]:
+    """Every id memory_id depends on, transitively."""
+    seen: set[str] = set()
+    stack = list(graph.get(memory_id, ()))
+    while stack:
+        mid = stack.pop()
+        if mid not in seen:
+            seen.add(mid)
+            stack.extend(graph.get(mid, ()))
+    return seen
 
 
 def figures(category: str, results: Sequence[CaseResult]) -> Figures:
     def mean(values: list[float]) -> float | None:
         return sum(values) / len(values) if values else None
+
+    judged = [r for r in results if r.case.judges_bodies]
+    bodies = sum(len(r.bodies) for r in judged)
+    noise = sum(len(r.noise) for r in judged)
 
     return Figures(
         category=category, cases=len(results),
@@ -203,7 +246,8 @@ def figures(category: str, results: Sequence[CaseResult]) -> Figures:
         forbid_rate=mean([float(bool(r.forbidden)) for r in results if r.case.forbid]),
         empty_rate=mean([float(r.empty_ok) for r in results if r.empty_ok is not None]),
         order=mean([float(r.order_ok) for r in results if r.order_ok is not None]),
-        median_tokens=float(statistics.median([r.tokens for r in results])) if results else 0.0)
+        median_tokens=float(statistics.median([r.tokens for r in results])) if results else 0.0,
+        body_precision=(bodies - noise) / bodies if bodies else None)
 
 
 def _summarise(scorer: str, limit: int, memory_count: int,
@@ -230,13 +274,22 @@ def run(cases_path: str | Path, memories: str | Path | None = None, limit: int |
         raise BenchError(f"{folder}: not a folder of memories (use --memories DIR)")
     cases = read_cases(cases_file)
     with bench_workspace(folder) as project:
-        engram_result = _run_engram(cases, project, limit, verbose)
-        base = _run_baseline(cases, project, engram_result.limit) if baseline else None
+        graph = _graph(project)
+        engram_result = _run_engram(cases, project, limit, verbose, graph)
+        base = _run_baseline(cases, project, engram_result.limit, graph) if baseline else None
     return BenchReport(engram_result, base, str(cases_file), str(folder))
 
 
+def _graph(project: Path) -> dict[str, tuple[str, ...]]:
+    from engram import pipeline
+
+    memories = pipeline.visible_memories(pipeline.Request(
+        cwd=str(project), workspace=str(project), use_global=False))
+    return {m.id: m.depends_on for m in memories}
+
+
 def _run_engram(cases: list[Case], project: Path, limit: int | None,
-                verbose: bool) -> BenchResult:
+                verbose: bool, graph: Mapping[str, Sequence[str]]) -> BenchResult:
     from engram import pipeline, report
     from engram.render import estimate_tokens, render_pack
 
@@ -251,13 +304,13 @@ def _run_engram(cases: list[Case], project: Path, limit: int | None,
             resolved = pipeline.resolve(request).config.load_limit
         pack = pipeline.build_pack(request)
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
-        result = judge(case, members, estimate_tokens(render_pack(pack).text))
+        bodies = [i.memory.id for i in pack.items if i.disclosure == "body"]
+        result = judge(case, members, estimate_tokens(render_pack(pack).text), bodies, graph)
         if not result.passed:  # rank every candidate, so the reasons cover every expected id
             pack = pipeline.build_pack(records.replace(request, explain=True))
         results.append(_explained(result, pack, report.dry_run if verbose else None))
     if cases:
-        count = len(pipeline.visible_memories(pipeline.Request(
-            cwd=str(project), workspace=str(project), use_global=False)))
+        count = len(graph)
     return _summarise(ENGRAM, resolved or 8, count, results)
 
 
@@ -272,7 +325,8 @@ def _explained(result: CaseResult, pack: Pack,
                    if mid not in result.pack)
     text = dry_run(pack) if dry_run is not None else ""
     return CaseResult(result.case, result.pack, result.tokens, result.recall, result.any_ok,
-                      result.forbidden, result.empty_ok, result.order_ok, misses, text)
+                      result.forbidden, result.empty_ok, result.order_ok, result.bodies, misses,
+                      text)
 
 
 def _why(status: str | None) -> str:
@@ -305,7 +359,8 @@ def baseline_document(memory: Memory, weights: dict[str, float]) -> list[str]:
     return doc
 
 
-def _run_baseline(cases: list[Case], project: Path, limit: int) -> BenchResult:
+def _run_baseline(cases: list[Case], project: Path, limit: int,
+                  graph: Mapping[str, Sequence[str]]) -> BenchResult:
     from engram import pipeline, rank
     from engram.render import check_printable, estimate_tokens, render_pack
     from engram.tokenize import anchors
@@ -326,7 +381,8 @@ def _run_baseline(cases: list[Case], project: Path, limit: int) -> BenchResult:
             items.append(PackItem(memories[i], mode, 0.0, body=body, rank=n))
         pack = Pack(case.query, tuple(query), tuple(items), len(items))
         results.append(judge(case, [memories[i].id for i in top],
-                             estimate_tokens(render_pack(pack).text)))
+                             estimate_tokens(render_pack(pack).text),
+                             [i.memory.id for i in items if i.disclosure == "body"], graph))
     return _summarise(BM25, limit, len(memories), results)
 
 
@@ -340,13 +396,15 @@ def format_text(report: BenchReport, verbose: bool = False) -> str:
     head = report.engram
     lines = [f"cases: {report.cases_path}  memories: {report.memories_path} "
              f"({head.memory_count})  limit: {head.limit}"]
-    rows = [["category", "scorer", "n", "recall", "any", "forbid", "empty", "order", "tokens"]]
+    rows = [["category", "scorer", "n", "recall", "any", "forbid", "empty", "order", "body-prec",
+             "tokens"]]
     for n, fig in enumerate(head.figures):
         for scored in results:
             other = scored.figures[n]
             rows.append([fig.category, scored.scorer, str(other.cases), _cell(other.recall),
                          _cell(other.any), _cell(other.forbid_rate), _cell(other.empty_rate),
-                         _cell(other.order), f"{other.median_tokens:.0f}"])
+                         _cell(other.order), _cell(other.body_precision),
+                         f"{other.median_tokens:.0f}"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for row in rows:
         lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w)
@@ -355,6 +413,10 @@ def format_text(report: BenchReport, verbose: bool = False) -> str:
     lines.append(f"failing: {len(failing)} of {len(head.cases)}")
     for result in failing:
         lines.extend(_failure_lines(result, verbose))
+    if verbose:
+        noisy = [r for r in head.cases if r.noise]
+        lines.append(f"bodies judged noise: {sum(len(r.noise) for r in noisy)}")
+        lines += [f"- {r.case.id} {r.case.query[:60]!r}: {', '.join(r.noise)}" for r in noisy]
     return "\n".join(lines) + "\n"
 
 
@@ -383,7 +445,8 @@ def to_json(report: BenchReport) -> str:
             "cases": [{"id": r.case.id, "category": r.case.category, "passed": r.passed,
                        "pack": list(r.pack), "tokens": r.tokens, "recall": r.recall,
                        "any": r.any_ok, "forbidden": list(r.forbidden), "empty": r.empty_ok,
-                       "order": r.order_ok, "misses": [list(m) for m in r.misses]}
+                       "order": r.order_ok, "bodies": list(r.bodies), "noise": list(r.noise),
+                       "misses": [list(m) for m in r.misses]}
                       for r in result.cases],
         }
 

@@ -204,6 +204,18 @@ def graph(topic: str | None, rebuild: bool, as_json: bool, workspace: str | None
                nl=False)
 
 
+@cli.command("mcp", epilog="Example: engram mcp   (as a host's MCP server command)")
+@_fails_cleanly
+def mcp_server() -> None:
+    """Serve load, fetch, search and explain as MCP tools on stdin/stdout (engram[mcp])."""
+    try:
+        from engram.mcp.server import run
+    except ImportError as exc:
+        raise EngramError(f"engram mcp needs the MCP SDK ({exc.name} is not installed): "
+                          "pip install 'engram[mcp]'") from None
+    sys.exit(run())
+
+
 @cli.command(epilog="Example: echo '{...}' | engram hook claude")
 @click.argument("host")
 def hook(host: str) -> None:
@@ -226,6 +238,8 @@ def hooks() -> None:
 
 
 def _registration_options(func: F) -> F:
+    func = click.option("--no-mcp", is_flag=True,
+                        help="Leave the host's MCP config alone (hooks only).")(func)
     func = click.option("--workspace", metavar="DIR",
                         help="Project dir (default: search upward).")(func)
     func = click.option("--global", "global_", is_flag=True,
@@ -236,23 +250,39 @@ def _registration_options(func: F) -> F:
 @hooks.command("install", epilog="Example: engram hooks install codex --global")
 @_registration_options
 @_fails_cleanly
-def hooks_install(host: str, global_: bool, workspace: str | None) -> None:
-    """Merge engram's hook entries into HOST's config (idempotent; user hooks kept)."""
+def hooks_install(host: str, global_: bool, workspace: str | None, no_mcp: bool) -> None:
+    """Merge engram's hook entries, and its MCP server, into HOST's config (idempotent; the
+    user's own entries kept). vscode: the MCP server only."""
     from engram import install
+    from engram.mcp import registration
 
-    result = install.install(host, project_dir=_project_dir(workspace), global_=global_)
-    click.echo(install.format_result(result), nl=False)
+    project = _project_dir(workspace)
+    if host not in registration.MCP_ONLY:
+        result = install.install(host, project_dir=project, global_=global_)
+        click.echo(install.format_result(result), nl=False)
+    elif no_mcp:
+        raise EngramError(f"{host}: no hooks to install, and --no-mcp skips its MCP server")
+    if not no_mcp and host in registration.hosts():
+        click.echo(registration.format_result(registration.register(
+            host, project_dir=project, global_=global_)), nl=False)
 
 
 @hooks.command("uninstall", epilog="Example: engram hooks uninstall claude")
 @_registration_options
 @_fails_cleanly
-def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
-    """Remove only engram's entries from HOST's config."""
+def hooks_uninstall(host: str, global_: bool, workspace: str | None, no_mcp: bool) -> None:
+    """Remove only engram's entries (hooks and MCP server) from HOST's config."""
     from engram import install
+    from engram.mcp import registration
 
-    result = install.uninstall(host, project_dir=_project_dir(workspace), global_=global_)
-    click.echo(install.format_result(result), nl=False)
+    project = _project_dir(workspace)
+    # The reverse of install's order: the server entry out first, then the hooks.
+    if not no_mcp and host in registration.hosts():
+        click.echo(registration.format_result(registration.unregister(
+            host, project_dir=project, global_=global_)), nl=False)
+    if host not in registration.MCP_ONLY:
+        result = install.uninstall(host, project_dir=project, global_=global_)
+        click.echo(install.format_result(result), nl=False)
 
 
 @hooks.command("status", epilog="Example: engram hooks status")
@@ -260,12 +290,17 @@ def hooks_uninstall(host: str, global_: bool, workspace: str | None) -> None:
 @click.option("--workspace", metavar="DIR", help="Project dir (default: search upward).")
 @_fails_cleanly
 def hooks_status(host: str | None, workspace: str | None) -> None:
-    """Per host: installed or not, where, and any problem (trust gate, double injection)."""
+    """Per host: installed or not, where, and any problem (trust gate, double injection);
+    then whether its MCP config has engram's server."""
     from engram import install
+    from engram.mcp import registration
 
     project = _project_dir(workspace)
-    rows = install.status(project_dir=project, hosts=[host] if host else None)
-    click.echo(install.format_status(rows, install.config_warnings(project)), nl=False)
+    if host not in registration.MCP_ONLY:
+        rows = install.status(project_dir=project, hosts=[host] if host else None)
+        click.echo(install.format_status(rows, install.config_warnings(project)), nl=False)
+    mcp_rows = registration.status(project_dir=project, hosts_=[host] if host else None)
+    click.echo(registration.format_status(mcp_rows), nl=False)
 
 
 @hooks.command("sync", epilog="Example: engram hooks sync --check")
@@ -299,7 +334,7 @@ def hooks_log(session: str | None, limit: int, workspace: str | None) -> None:
     click.echo(hooklog.format_entries(entries), nl=False)
 
 
-@cli.command(epilog="Example: engram bench tests/fixtures/devset/cases.json --baseline")
+@cli.command(epilog="Example: engram bench bench/routing/cases.json --baseline")
 @click.argument("cases", type=click.Path(exists=True, dir_okay=False))
 @click.option("--memories", metavar="DIR", default=None,
               help="Folder of *.md memories (default: memories/ beside CASES).")

@@ -18,6 +18,7 @@ class Routed(NamedTuple):
     memory: Memory
     score: float
     depth: int
+    weak: bool = False  # one anchor met only in its body: related, never printed in full
 
 
 class Member(NamedTuple):
@@ -28,6 +29,7 @@ class Member(NamedTuple):
     depth: int
     prerequisite_of: str | None  # the first pack member that pulled it in, if not routed itself
     routed: bool  # True when it was related on its own merits
+    weak: bool = False  # routed on one body-only anchor (see Routed)
 
 
 class Selection(NamedTuple):
@@ -67,10 +69,13 @@ def prerequisites(memory: Memory, lookup: Lookup, have: Collection[str] = (),
 
 
 def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Selection:
+    """Related memories in rank order, each with its unmet prerequisites right before it, as
+    long as the whole group fits under `limit`; a group that does not fit is cut."""
     members: list[Member] = []
     in_pack: set[str] = set()
     related_ids = {r.memory.id for r in related}
     scores = {r.memory.id: r.score for r in related}
+    weak = {r.memory.id: r.weak for r in related}
     cut: list[Routed] = []
     pulled = 0
     for item in related:
@@ -86,10 +91,10 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
             continue
         for memory, depth in needed:
             members.append(Member(memory, scores.get(memory.id, 0.0), depth, item.memory.id,
-                                  memory.id in related_ids))
+                                  memory.id in related_ids, weak.get(memory.id, False)))
             in_pack.add(memory.id)
             pulled += memory.id not in related_ids
-        members.append(Member(item.memory, item.score, item.depth, None, True))
+        members.append(Member(item.memory, item.score, item.depth, None, True, item.weak))
         in_pack.add(item.memory.id)
     return Selection(tuple(members), tuple(cut), pulled)
 
@@ -111,5 +116,15 @@ def rank_order(selection: Selection) -> dict[str, int]:
 
 
 def body_ids(selection: Selection, expand_top: int) -> set[str]:
-    """The expand_top best-ranked pack members, in rank numbering, print as bodies."""
-    return {mid for mid, n in rank_order(selection).items() if n <= expand_top}
+    """Which expand_top pack members print in full: the best direct matches first (by score),
+    then prerequisites in rank numbering. A prerequisite still comes first in pack order, as a
+    card when the bodies are spoken for; a weak match (one body-only anchor) stays a card."""
+    ranks = rank_order(selection)
+    direct = sorted((m for m in selection.members if m.routed and not m.weak),
+                    key=lambda m: (-round(m.score, 9), ranks[m.memory.id]))
+    bodies = {m.memory.id for m in direct[:expand_top]}
+    # Bodies to spare go to the prerequisites of memories printed in full, in rank numbering.
+    pulled = sorted((m for m in selection.members if not m.routed
+                     and m.prerequisite_of in bodies), key=lambda m: ranks[m.memory.id])
+    bodies.update(m.memory.id for m in pulled[:expand_top - len(bodies)])
+    return bodies

@@ -262,7 +262,7 @@ def _session_start(run: _Run) -> _Outcome:
             state.reset()
             state.last_pack = []
         state.delivered.update(native)  # the host's own instruction file holds these
-        keys = _keys(pack)
+        keys = delivery_keys(pack)
         already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
         if all(i.memory.id in already for i in pack.items) and index is None:
             note = f"{run.event.source}: context kept" if kept else "no memories"
@@ -274,7 +274,7 @@ def _session_start(run: _Run) -> _Outcome:
             return "\n".join([*lines, *([index] if index else [])])
 
         rendered = fit(run.host, pack, omit_ids=already, head=head)
-        _record(state, pack, rendered)
+        record_delivery(state, pack, rendered)
     outcome = _from_rendered(rendered)
     return records.replace(outcome, entry={**outcome.entry, "overrides": _shown_overrides(
         pack, rendered)}, stderr=withheld_lines(pack))
@@ -356,7 +356,7 @@ def _native_rules(run: _Run, pack: Pack) -> _Outcome:
     if run.project is None or run.host.native_rule_dir is None:
         return _Outcome(entry={"note": note})
     rule_dir = run.project / run.host.native_rule_dir
-    keys = _keys(pack)
+    keys = delivery_keys(pack)
     loaded = [i.memory.id for i in pack.items if rule_key(
         rule_dir / f"{i.memory.id}{run.host.native_rule_suffix}") == keys[i.memory.id]]
     if not loaded:
@@ -435,11 +435,7 @@ _HANDLERS: dict[str, Callable[[_Run], _Outcome]] = {
 
 def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
     """Print only what this session has not been given: new bodies, and cards not shown yet."""
-    keys = _keys(pack)
-    already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
-    seen_cards = [i.memory.id for i in pack.items if i.disclosure != "body"
-                  and keys[i.memory.id] in state.cards]
-    omit = set(already) | set(seen_cards)
+    already, omit = omissions(state, pack)
     if all(i.memory.id in omit for i in pack.items):
         # A prompt turn may say what it already has (hooks.proof); a file event, which fires on
         # every tool call, stays silent instead of repeating the same line.
@@ -455,11 +451,21 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
             return proof_line(run.host, parts, already, overrides(pack))
 
     rendered = fit(run.host, pack, omit_ids=omit, head=head)
-    _record(state, pack, rendered)
+    record_delivery(state, pack, rendered)
     outcome = _from_rendered(rendered)
     return records.replace(outcome, entry={**outcome.entry, "already": tuple(already),
                                            "overrides": _shown_overrides(pack, rendered)},
                            stderr=withheld_lines(pack))
+
+
+def omissions(state: SessionState, pack: Pack) -> tuple[list[str], set[str]]:
+    """The pack's memories this session already has as bodies (in pack order), and those plus
+    the cards it has already been shown: what a delivery leaves out."""
+    keys = delivery_keys(pack)
+    already = [i.memory.id for i in pack.items if keys[i.memory.id] in state.delivered]
+    seen_cards = [i.memory.id for i in pack.items if i.disclosure != "body"
+                  and keys[i.memory.id] in state.cards]
+    return already, set(already) | set(seen_cards)
 
 
 def withheld_lines(pack: Pack) -> tuple[str, ...]:
@@ -467,12 +473,13 @@ def withheld_lines(pack: Pack) -> tuple[str, ...]:
     return tuple(f"engram: withheld {mid}: {f.kind} (line {f.line})" for mid, f in pack.withheld)
 
 
-def _keys(pack: Pack) -> dict[str, str]:
+def delivery_keys(pack: Pack) -> dict[str, str]:
     return {i.memory.id: memory_key(i.memory.id, i.memory.sha256) for i in pack.items}
 
 
-def _record(state: SessionState, pack: Pack, rendered: Rendered) -> None:
-    keys = _keys(pack)
+def record_delivery(state: SessionState, pack: Pack, rendered: Rendered) -> None:
+    """Remember what `rendered` showed: bodies as delivered, cards as seen."""
+    keys = delivery_keys(pack)
     for memory_id in rendered.bodies:
         state.delivered.add(keys[memory_id])
         state.cards.discard(keys[memory_id])
@@ -489,7 +496,7 @@ def _from_rendered(rendered: Rendered) -> _Outcome:
 
 def limit_bodies(pack: Pack, state: SessionState, max_bodies: int) -> Pack:
     """At most `max_bodies` bodies not yet delivered, best first; the other matches as cards."""
-    keys = _keys(pack)
+    keys = delivery_keys(pack)
     budget = max_bodies
     items = []
     for item in pack.items:

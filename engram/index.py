@@ -42,9 +42,10 @@ from engram.tokenize import seed_stems, stem_cache, take_fresh, tokens
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = "16"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "17"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
-# 15: safety verdicts; 16: near-duplicate pairs, star groups
+# 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
+# paragraph of the body
 INDEX_FILE = "index.sqlite"
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.

@@ -518,9 +518,11 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     rendered = _trim_blank([(n, t) for n, t, state in body if state == "shown"])
     indexed = _trim_blank([(n, t) for n, t, state in body if state in ("shown", "context")])
     paragraph = _first_paragraph([t for _, t in rendered])
+    # Authors put "Do not use this for X" anywhere, often as a memory's last line.
     negations = _unique(
         clause
-        for text in (values["summary"], values["directive"], " ".join(paragraph))
+        for text in (values["summary"], values["directive"],
+                     *_prose_paragraphs([t for _, t in indexed]))
         if text
         for clause in negation_clauses(text)
     )
@@ -544,9 +546,26 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
 def _first_paragraph(lines: list[str]) -> list[str]:
     """The first prose paragraph: headings, code, tables, rules and HTML skipped; list and quote
     markers stripped. One list item counts as one paragraph."""
+    return _paragraph_at(lines, 0)[0]
+
+
+def _prose_paragraphs(lines: list[str]) -> Iterator[str]:
+    """Every prose paragraph of the body, each joined to one line: code, headings, tables and
+    HTML left out. A list item is a paragraph of its own."""
+    start = 0
+    while start < len(lines):
+        paragraph, end = _paragraph_at(lines, start)
+        if paragraph:
+            yield " ".join(paragraph)
+        start = max(end, start + 1)
+
+
+def _paragraph_at(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The first prose paragraph from lines[start], and the index of the line that ended it."""
     paragraph: list[str] = []
     fence: str | None = None
-    for text in lines:
+    for n in range(start, len(lines)):
+        text = lines[n]
         if fence is not None:
             if _closes_fence(fence, text):
                 fence = None
@@ -560,7 +579,7 @@ def _first_paragraph(lines: list[str]) -> list[str]:
                 or _THEMATIC_BREAK.fullmatch(stripped) is not None)
         if paragraph:
             if ends or item:
-                break
+                return [line for line in paragraph if line], n
             paragraph.append(stripped)
             continue
         fence = _opens_fence(text)
@@ -568,7 +587,7 @@ def _first_paragraph(lines: list[str]) -> list[str]:
         if ends or text.startswith(("    ", "\t")) or stripped.startswith(("|", "<")):
             continue
         paragraph.append(stripped[item.end():] if item else stripped)
-    return [line for line in paragraph if line]
+    return [line for line in paragraph if line], len(lines)
 
 
 def _sentences(text: str) -> Iterator[str]:

@@ -37,7 +37,7 @@ from engram.paths import (
     global_root,
     outer_projects,
 )
-from engram.records import TYPE_CHECKING
+from engram.records import TYPE_CHECKING, Protocol
 from engram.render import RELATED_MAX, Printable, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
@@ -79,6 +79,18 @@ class Request:
     lenient_config: bool = False
 
 
+class OpenIndexes(Protocol):
+    """Indexes kept open across requests, each brought up to date when a file changed."""
+
+    def fresh(self, root: Path, scope: str) -> ScopeIndex:
+        """The open index of `root`, refreshed if anything below it changed since last time."""
+        ...
+
+    def forget(self) -> None:
+        """Close and drop every index (the cache file was found damaged and is rebuilt)."""
+        ...
+
+
 @records.record
 class Context:
     """Where a request runs: its scope folders and merged configuration."""
@@ -92,6 +104,9 @@ class Context:
     role: str | None
     cwd: Path
     outer_dirs: tuple[Path, ...] = ()  # project dirs of the layers above, nearest first
+    # A long-lived caller (engram mcp) keeps its indexes open between requests; None: each
+    # request opens, refreshes and closes its own, as a one-shot command should.
+    indexes: OpenIndexes | None = None
 
     def can_see(self, memory: Memory) -> bool:
         """In its lifecycle window today and visible to the active role."""
@@ -130,6 +145,8 @@ class Scopes:
     def __init__(self, ctx: Context, force: bool = False) -> None:
         self.ctx = ctx
         self.indexes: list[ScopeIndex] = []
+        keep = None if force else ctx.indexes
+        self._kept = keep is not None
         # The project folder of each outer layer (None for the others), and the request's
         # paths relative to each index's folder when there are outer layers.
         self.dirs: list[Path | None] = []
@@ -139,13 +156,18 @@ class Scopes:
         layers.append((ctx.global_dir, GLOBAL, None))
         for root, scope, folder in layers:
             if root is not None:
-                index = ScopeIndex.open(root, scope)
-                index.refresh(force=force)
+                if keep is not None:
+                    index = keep.fresh(root, scope)
+                else:
+                    index = ScopeIndex.open(root, scope)
+                    index.refresh(force=force)
                 self.indexes.append(index)
                 self.dirs.append(folder)
         self._visible: dict[str, tuple[Memory, int] | None] = {}
 
     def close(self) -> None:
+        if self._kept:
+            return  # the caller's to keep open
         for index in self.indexes:
             index.close()
 
@@ -359,15 +381,20 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
                                 defaultdict(float, doc_lengths), idfs, stats)
         for key, e in ev.items():
+            single = e.body_only
+            e.common = single is not None and doc_freq[single] > 1
             item = _Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
+    if anchors and not path_only:
+        _exclude_named_clauses(scopes, scored, anchors)
     if gate and anchors and not path_only:
         seen = {t: idfs[t] for t in anchors if doc_freq[t] > 0}
         once = [t for t in anchors if doc_freq[t] == 1]
         info = route.information(anchors, seen, once, rank.idf(doc_count, 0))
         if info is not None:
-            _exclude_uncovered(scored, info)
+            _exclude_uncovered(scopes, scored, info, anchors,
+                               lambda t: doc_freq[t] <= route.SPECIFIC_SHARE * doc_count)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:
         top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, default_weights, weights,
@@ -459,6 +486,11 @@ def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
     return boost
 
 
+def _named(evidence: route.Evidence) -> float:
+    """The `named` factor: strong evidence (an id or tag hit, or a touched file) gets it."""
+    return rank.NAMED[1] if evidence.strong or evidence.path_match else 1.0
+
+
 def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[int, float],
               need: int | None, procedural: bool, fetched: dict[str, str]) -> list[_Scored]:
     """Decode records and apply multipliers, best base score first, until no candidate left
@@ -480,8 +512,9 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[in
         # near-duplicate group are ranked like the rest and counted once per group: a member
         # left unranked scores below the top `need`, so it cannot displace its group's
         # member there (and the group stays resolved to its best member where it matters).
-        heap = [(-base[id(s)], s.scope_rank, s.key, n) for n, s in enumerate(scored)
-                if s.record is None and s.excluded is None]
+        # The `named` factor needs no record, so it is in the key, not in every bound.
+        heap = [(-base[id(s)] * _named(s.evidence), s.scope_rank, s.key, n)
+                for n, s in enumerate(scored) if s.record is None and s.excluded is None]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
@@ -558,23 +591,46 @@ def _multiply(item: _Scored, ctx: Context, base: float, procedural: bool,
         factors.append(rank.FETCHED)
     if procedural and memory.type == "skill":
         factors.append(rank.PROCEDURAL_SKILL)
+    if _named(item.evidence) > 1.0:
+        factors.append(rank.NAMED)
     item.multipliers = factors
     item.score = rank.apply_multipliers(base, factors)
 
 
-def _exclude_uncovered(scored: list[_Scored], info: dict[str, float]) -> None:
-    """No memory holds the majority of a query that names an unknown topic: only path matches
-    may still load."""
+def _exclude_named_clauses(scopes: Scopes, scored: list[_Scored],
+                           anchors: tuple[str, ...]) -> None:
+    """Exclude memories whose own exclusion clause the query describes (not a touched file's:
+    the path says the memory applies). Only memories the query meets inside a clause are read."""
+    touched = [s for s in scored if s.excluded is None and s.evidence.negated
+               and not s.evidence.path_match]
+    _load_records(scopes, touched)
+    for item in touched:
+        clause = route.names_an_exclusion(item.rec.memory.negations, anchors)
+        if clause is not None:
+            item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
+
+
+def _exclude_uncovered(scopes: Scopes, scored: list[_Scored], info: dict[str, float],
+                       query: tuple[str, ...], specific: Callable[[str], bool]) -> None:
+    """A query about an unknown topic, which no memory holds the majority of: only path matches
+    and the memories it names by their id, a tag or a trigger phrase may still load.
+
+    New nouns in a task are normal ("rename a dashboard"): what keeps a pack is evidence that
+    the memories are about the task, not the share of its words they happen to contain.
+    """
     live = [s for s in scored if s.excluded is None]
-    shares = [route.coverage(s.evidence, info) for s in live]
-    best = max(shares, default=0.0)
-    if best >= route.COVERAGE_MIN:
+    share = max((route.coverage([s.evidence], info) for s in live), default=0.0)
+    if share >= route.COVERAGE_MIN:
         return
-    for item, share in zip(live, shares, strict=True):
-        if not item.evidence.path_match:
+    named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
+                                    for f in fs)]
+    _load_records(scopes, named)
+    exempt = {id(s) for s in named if route.names_itself(s.rec.memory, query, specific)}
+    for item in live:
+        if not item.evidence.path_match and id(item) not in exempt:
             item.excluded = "coverage"
-            item.detail = (f"covers {share:.3f} of the query; the best memory {best:.3f}, "
-                           f"under {route.COVERAGE_MIN:g}")
+            item.detail = (f"the best memory covers {share:.3f} of the query, under "
+                           f"{route.COVERAGE_MIN:g}, and the query does not name this one")
 
 
 def _mark_duplicates(scored: list[_Scored]) -> None:
@@ -619,6 +675,8 @@ def _rebuilds_corrupt_index(func: Callable[..., _T]) -> Callable[..., _T]:
             if not is_corrupt(exc):
                 raise
             ctx = context or resolve(request)
+            if ctx.indexes is not None:
+                ctx.indexes.forget()
             for root in (ctx.engram_dir, ctx.global_dir):
                 if root is not None:
                     discard(root)
@@ -636,10 +694,12 @@ def load(request: Request, context: Context | None = None) -> tuple[Pack, Render
     return pack, render_pack(pack, budget_tokens=budget)
 
 
-def load_answer(request: Request, mode: str = "text") -> tuple[str, list[str]]:
+def load_answer(request: Request, mode: str = "text",
+                context: Context | None = None) -> tuple[str, list[str]]:
     """Everything `engram load` says for a request: (stdout text, stderr lines). The click
-    command and the console entry's click-free shortcut both print this, so they cannot drift."""
-    pack, rendered = load(request)
+    command, the console entry's click-free shortcut and `engram mcp` all print this, so they
+    cannot drift."""
+    pack, rendered = load(request, context)
     return report.load_output(pack, rendered, mode), report.stderr_lines(pack)
 
 
@@ -709,7 +769,8 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                             request.path_only, need) if (anchors or touched) else []
         related = [s for s in scored if s.excluded is None]
         ranked = [s for s in related if s.record is not None]
-        routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth) for s in ranked]
+        routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.evidence.weak)
+                  for s in ranked]
         if request.all:
             selection = expand.Selection(
                 tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed),

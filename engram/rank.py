@@ -25,6 +25,9 @@ CONFIDENCE = {"medium": ("medium", 0.9), "low": ("low", 0.75)}
 WORKSPACE = ("ws", 1.1)
 FETCHED = ("fetched", 1.05)
 PROCEDURAL_SKILL = ("skill", 1.2)
+# An anchor in the memory's id or tags, or a touched file its applies_to matches: strong evidence,
+# which many body words met in passing ("slot" in an error example) should not outrank.
+NAMED = ("named", 1.25)
 
 
 def idf(doc_count: int, doc_freq: int) -> float:

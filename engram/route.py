@@ -7,36 +7,68 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from engram.index import FIELDS, SCORING_MASK, STRONG_FIELDS, STRONG_MASK, unpack_counts
+from engram.index import FIELDS, SCORING_MASK, unpack_counts
 from engram.model import Memory
 from engram.records import Protocol
+from engram.tokenize import anchors as phrase_terms
 
 NEGATIVE = FIELDS.index("negative")
+# Strong evidence: a memory's name for itself and its author's keywords. A directive is a
+# sentence of prose: its common words ("write", "use", "never") say little about the topic.
+STRONG_FIELDS = frozenset({"id", "tags"})
+_FIELD_BITS = SCORING_MASK.bit_length() // NEGATIVE
+STRONG_MASK = sum(((1 << _FIELD_BITS) - 1) << (FIELDS.index(name) * _FIELD_BITS)
+                  for name in STRONG_FIELDS)
+# A phrase of one compound word ("zero-downtime") also yields its parts; the parts decide.
+_COMPOUND = re.compile(r"[-_./:]")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # The best memory must hold at least half the query's information: more of the query inside
 # it than outside it (a 45-degree angle between the query and its projection).
 COVERAGE_MIN = 0.5
+# A one-word name is specific when at most this share of the memories contain the word: one
+# in more than six names a kind of memory ("code", "api"), not one memory.
+SPECIFIC_SHARE = 1 / 6
+# A one-word name is the subject of a task of up to this many content words ("add a field to
+# the Patient model"); in a long description it is an aside ("... in Python applications").
+NAME_MAX_WORDS = 12
+# Where a memory names its topic (id, tags, trigger phrases): see `names_itself`.
+NAMING_FIELDS = frozenset({"id", "tags", "triggers"})
 
 
 class Evidence:
     """What one memory shares with the query, before any scoring. A plain class: one is made
     per candidate, and a dataclass would cost its definition at every import."""
 
-    __slots__ = ("tf", "fields", "negated", "path_match", "strong")
+    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
         self.fields: dict[str, tuple[str, ...]] = {}  # anchor -> fields hit
         self.negated: set[str] = set()  # anchors met inside an exclusion clause
         self.path_match = False
-        self.strong = False  # an anchor hit id, tags or directive
+        self.strong = False  # an anchor hit the id or the tags
+        self.common = False  # its one body-only anchor is in other memories too (see weak)
 
     @property
     def anchors_matched(self) -> int:
         return len(self.tf)
+
+    @property
+    def body_only(self) -> str | None:
+        """The one anchor matched, when it is met only in the body (and no path matched)."""
+        if self.path_match or len(self.fields) != 1:
+            return None
+        term, fields = next(iter(self.fields.items()))
+        return term if fields == ("body",) else None
+
+    @property
+    def weak(self) -> bool:
+        """One word other memories also hold, met only in this one's body: enough to relate
+        the memory, too little to print it in full ("entry" in "entry points")."""
+        return self.common and self.body_only is not None
 
 
 # (memory key, packed field counts, packed field lengths, default-weighted length)
@@ -147,6 +179,19 @@ def is_negated(ev: Evidence) -> bool:
     return (inside >= 2 and inside > len(outside)) or not outside
 
 
+def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | None:
+    """The memory's own exclusion clause the query describes, or None: most of the clause's
+    content words (two at least, or its only one) are in the query. "Do not use this for SMS
+    reminders" is said of "send an SMS reminder", however much else the memory shares with it."""
+    asked = set(query)
+    for clause in negations:
+        terms = {t for t in phrase_terms(clause) if not _COMPOUND.search(t)}
+        hits = len(terms & asked)
+        if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
+            return clause
+    return None
+
+
 def information(anchors: Sequence[str], idfs: Mapping[str, float], once: Iterable[str],
                 unseen_idf: float) -> dict[str, float] | None:
     """Each anchor's component of the query's tf-idf vector, squared, when the query names
@@ -178,14 +223,45 @@ def information(anchors: Sequence[str], idfs: Mapping[str, float], once: Iterabl
     return out
 
 
-def coverage(ev: Evidence, info: Mapping[str, float]) -> float:
-    """Share of the query's information (squared tf-idf norm) held by the memory's matches.
+def coverage(evidence: Iterable[Evidence], info: Mapping[str, float]) -> float:
+    """Share of the query's information (squared tf-idf norm) held by the memories' matches.
 
-    It is the squared cosine between the query vector and its projection onto the memory's
-    terms: 1/2 means the memory holds as much of the query as the query has left outside it.
+    It is the squared cosine between the query vector and its projection onto the terms the
+    memories match: 1/2 means they hold as much of the query as the query has left outside them.
     """
     total = sum(info.values())
-    return sum(info.get(t, 0.0) for t in ev.tf) / total if total > 0 else 0.0
+    matched = {t for ev in evidence for t in ev.tf}
+    return sum(info.get(t, 0.0) for t in matched) / total if total > 0 else 0.0
+
+
+def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> bool:
+    """The prompt holds one of the memory's own names for its topic: its id, one of its tags
+    or one of its trigger phrases, every content word of it (stemmed), side by side. A name of
+    one word must also be `specific` ("code" or "design" as a tag names half a corpus) in a
+    prompt short enough for it to be the subject."""
+    words = [t for t in query if not _COMPOUND.search(t)]
+    short = len(words) <= NAME_MAX_WORDS
+    for phrase in (memory.id, *memory.tags, *memory.triggers):
+        terms = phrase_terms(phrase)
+        simple = [t for t in terms if not _COMPOUND.search(t)] or list(terms)
+        if not simple:
+            continue  # a name made only of stop words ("workflow") names nothing
+        if len(simple) == 1:
+            if short and simple[0] in query and specific(simple[0]):
+                return True
+        elif _side_by_side(simple, words):
+            return True
+    return False
+
+
+def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:
+    """Every word of the phrase within one window of the query as long as the phrase plus one
+    (a word the author did not write may come between: "add an api endpoint")."""
+    need = set(phrase)
+    if not need.issubset(words):
+        return False
+    size = len(phrase) + 1
+    return any(need.issubset(words[i:i + size]) for i in range(max(1, len(words) - size + 1)))
 
 
 class Lifecycled(Protocol):

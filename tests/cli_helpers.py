@@ -17,6 +17,20 @@ from click.testing import CliRunner, Result
 
 from engram.cli import cli
 
+# The public development routing set stays outside the project, beside its checkout (CI has it
+# there); ENGRAM_DEV_SET points elsewhere, e.g. from a worktree. Tests skip, saying why, without.
+DEV_SET = Path(os.environ.get("ENGRAM_DEV_SET")
+               or Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "dev")
+
+
+def dev_set() -> Path:
+    """The development set's folder, or skip the test naming where it was looked for."""
+    import pytest
+
+    if not (DEV_SET / "cases.json").is_file() or not (DEV_SET / "memories").is_dir():
+        pytest.skip(f"the development routing set is not at {DEV_SET} (../shared/bench/dev)")
+    return DEV_SET
+
 
 def mem(mid: str, kind: str = "rule", body: str = "", **fields: Any) -> str:
     """A memory file's text: frontmatter from keyword arguments (JSON is valid YAML), then body."""

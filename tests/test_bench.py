@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_helpers import ok, run
+from cli_helpers import dev_set, ok, run
 
 from engram import bench
 
@@ -78,7 +78,7 @@ def test_cli_prints_the_table_and_the_failures(tmp_path: Path) -> None:
     text = ok(run(["bench", str(CASES), "--baseline"], tmp_path))
     lines = text.splitlines()
     assert lines[1].split() == ["category", "scorer", "n", "recall", "any", "forbid", "empty",
-                                "order", "tokens"]
+                                "order", "body-prec", "tokens"]
     assert any(line.split()[:4] == ["overall", "engram", "9", "0.86"] for line in lines)
     assert any(line.split()[:2] == ["overall", "bm25"] for line in lines)
     assert "failing: 1 of 9" in text
@@ -151,11 +151,9 @@ def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
 
 
 def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
-    # The dev set the brief came with (tests/fixtures/devset, with its provenance): routing
-    # stays where it is (one trigger-phrase case shares no word with its memory) and far above
-    # plain BM25.
-    result = bench.run(Path(__file__).parent / "fixtures" / "devset" / "cases.json",
-                       baseline=True)
+    # The public development set (../shared/bench/dev): routing stays where it is (one
+    # trigger-phrase case shares no word with its memory) and far above plain BM25.
+    result = bench.run(dev_set() / "cases.json", baseline=True)
     overall, plain = result.engram.overall, result.baseline.overall if result.baseline else None
     assert result.engram.memory_count == 141 and overall.cases == 55
     assert overall.recall is not None and overall.recall >= 0.95
@@ -163,3 +161,39 @@ def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
         (1.0, 0.0, 1.0, 1.0)
     assert len(result.engram.failing()) <= 2
     assert plain is not None and plain.recall is not None and plain.recall < overall.recall - 0.1
+
+
+def test_body_precision_counts_bodies_neither_expected_nor_acceptable() -> None:
+    judged = bench.judge(case(expect=("a",), acceptable=("b",), depends_on=("p",)),
+                         ["p", "a", "b", "c"], 1, bodies=["a", "b", "c"])
+    assert judged.noise == ("c",)
+    empty = bench.judge(case(category="zero-match"), ["x"], 1, bodies=["x"])
+    assert empty.noise == ("x",)  # nothing applies to a zero-match prompt
+    unjudged = bench.judge(case(forbid=("f",)), ["x"], 1, bodies=["x"])
+    assert unjudged.noise == ()  # a case without expectations judges no body
+    fig = bench.figures("overall", [judged, empty, unjudged])
+    assert fig.body_precision == pytest.approx(2 / 4)
+
+
+OUR_SET = Path(__file__).parent.parent / "bench" / "routing"
+
+
+def test_our_routing_set_scores_at_least_what_docs_routing_md_says(
+        own_stem_cache: None) -> None:
+    # Our own set (bench/routing, hand-judged prompts): a floor under the figures in
+    # docs/routing.md, so a routing change that loses them fails here first.
+    result = bench.run(OUR_SET / "cases.json", baseline=True)
+    overall = result.engram.overall
+    assert result.engram.memory_count == 47 and overall.cases == 58
+    assert overall.recall is not None and overall.recall >= 0.85
+    assert overall.forbid_rate is not None and overall.forbid_rate <= 0.15
+    assert overall.empty_rate is not None and overall.empty_rate >= 0.8
+    # Wherever a dependent is in the pack, its prerequisites precede it (the order figure also
+    # fails a case whose dependent is missing, which recall already counts).
+    for r in result.engram.cases:
+        dependents = [e for e in r.case.expect if e not in r.case.depends_on]
+        if r.case.depends_on and dependents and all(d in r.pack for d in dependents):
+            assert r.order_ok, r.case.id
+    plain = result.baseline.overall if result.baseline else None
+    assert plain is not None and plain.body_precision is not None
+    assert overall.body_precision is not None and overall.body_precision > plain.body_precision

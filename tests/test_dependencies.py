@@ -19,7 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 # Modules that only an optional extra brings, and the extra that brings each.
-OPTIONAL = {"rank_bm25": "bench"}
+OPTIONAL = {"rank_bm25": "bench", "mcp": "mcp"}
 
 
 def _name(requirement: str) -> str:

@@ -112,18 +112,23 @@ def test_cycles_still_load_ordered_by_rank(workspace: Path) -> None:
     assert "cycles:\n  cycle-a <-> cycle-b" in ok(run(["graph"], workspace))
 
 
-def test_expand_top_counts_prerequisites_in_rank_order(workspace: Path) -> None:
+def test_prerequisites_never_take_a_body_from_a_direct_match(workspace: Path) -> None:
     write(workspace, *(mem(f"deploy-{n}", tags=["deploy"], summary=f"Deploy {n}.")
                        for n in range(5)),
           mem("deploy-top", tags=["deploy", "canary"], depends_on=["base"], confidence="high"),
           mem("base", summary="The base."))
     out = ok(load(workspace, "deploy canary"))
-    # rank numbers: 1 deploy-top, 2 base (its prerequisite), 3 the best other deploy memory
-    assert body_ids(out)[:2] == ["base", "deploy-top"]
-    assert len(body_ids(out)) == 3
+    # Direct matches keep the bodies; the prerequisite still comes first, as a card, with
+    # `requires:` on its dependent.
+    assert printed_ids(out)[:2] == ["base", "deploy-top"]
+    assert body_ids(out) == ["deploy-top", "deploy-0", "deploy-1"]
+    assert "- base [" in out and "requires: base" in out
     single = ok(load(workspace, "--expand-top", "1", "deploy canary"))
     assert body_ids(single) == ["deploy-top"]
     assert "- base [" in single and "requires: base" in single
+    # Bodies to spare go to the prerequisites.
+    assert body_ids(ok(load(workspace, "--expand-top", "7", "deploy canary")))[:2] == [
+        "base", "deploy-top"]
 
 
 def test_all_has_no_limit_and_every_member_is_a_body(workspace: Path) -> None:
@@ -131,3 +136,29 @@ def test_all_has_no_limit_and_every_member_is_a_body(workspace: Path) -> None:
     out = ok(load(workspace, "--all", "deploy"))
     assert out.splitlines()[0] == "engram: loaded 12 memory files / 12 total related memories"
     assert len(body_ids(out)) == 12 and "fetch:" not in out
+
+
+def chain(project: Path, depth: int) -> list[str]:
+    """A depends_on chain step-00000 <- step-00001 <- ... written as real files; its ids."""
+    ids = [f"step-{n:05d}" for n in range(depth)]
+    for n, mid in enumerate(ids):
+        extra = {"depends_on": [ids[n - 1]]} if n else {}
+        tags = ["rung"] if n == 6 else []
+        put(project / ".engram", f"{mid}.md",
+            mem(mid, tags=tags, summary=f"Ladder step {n}.", body=f"Step {n}.", **extra))
+    return ids
+
+
+def test_a_deep_chain_expands_whole_and_in_order(workspace: Path) -> None:
+    # 3,000 deep: expansion walks each link once (it was quadratic, 6 s warm), and the pack is
+    # still complete and prerequisite-first wherever the group fits.
+    ids = chain(workspace, 3000)
+    assert printed_ids(ok(load(workspace, "rung"))) == ids[:7]
+    doc = as_json(workspace, "--limit", "3000", "step-02999")
+    assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == ids
+    # Under the default limit the tail's group of 3,000 cannot fit: it stays a related card,
+    # never shown without its prerequisites.
+    doc = as_json(workspace, "step-02999")
+    assert [(i["id"], i["disclosure"]) for i in doc["items"]] == [("step-02999", "related")]
+    # A query every step matches: whole groups from the chain's foundation up, in order.
+    assert printed_ids(ok(load(workspace, "ladder step")))[:8] == ids[:8]

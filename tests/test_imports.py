@@ -13,8 +13,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 # numpy arrives with rank_bm25 (the routing baseline only); yaml and pathspec are needed only
-# when a file changed or an ignore file exists.
-FORBIDDEN = ("numpy", "yaml", "pathspec", "rank_bm25")
+# when a file changed or an ignore file exists. The MCP SDK (with pydantic and anyio) is the
+# `mcp` extra's, for `engram mcp` alone: seconds of import that no load or hook may pay.
+FORBIDDEN = ("numpy", "yaml", "pathspec", "rank_bm25", "mcp", "mcp_types", "pydantic", "anyio")
 # Light, but each is a millisecond or two on every prompt that nothing there needs: hashlib
 # loads OpenSSL (engram.hashing uses CPython's built-in digests), difflib only names a likely
 # key in an error, tempfile brings shutil and random for one mkstemp (engram.fsutil opens its own),
@@ -103,6 +104,20 @@ def test_warm_hook_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -
     proc = engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)
     assert "release-checklist" in proc.stdout
     assert imported_modules(proc.stderr) & {*FORBIDDEN, *avoidable(env), "click"} == set()
+
+
+def test_warm_mcp_tool_call_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -> None:
+    # What a tools/call runs inside `engram mcp`, without the SDK around it: the tools module
+    # itself must not need the SDK, nor anything the warm load path avoids.
+    project, env = warm
+    script = ("from engram.mcp.tools import Service\n"
+              "service = Service()\n"
+              "for _ in range(2):\n"
+              "    print(service.call('load', {'task': 'cut the release'}).text)\n")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", script], cwd=project,
+                          env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert "release-checklist" in proc.stdout and "already loaded" in proc.stdout
+    assert imported_modules(proc.stderr) & set(FORBIDDEN) == set()
 
 
 def test_parser_of_importtime_lines() -> None:

@@ -636,13 +636,17 @@ def test_negation_clauses_not_found(text: str) -> None:
     assert negation_clauses(text) == []
 
 
-def test_memory_negations_from_summary_directive_and_first_paragraph(tmp_path: Path) -> None:
+def test_memory_negations_from_summary_directive_and_every_paragraph(tmp_path: Path) -> None:
+    # Authors often put the exclusion last; code blocks are examples, not the author's word.
     text = ("---\nid: x\ntype: skill\nsummary: Build artifacts. Do not use it for HTML.\n"
             "directive: Run the build, not for docs.\n---\n# T\n\nBuild steps. NOT for CI.\n\n"
-            "Later paragraph. Do not use for ignored things.\n")
+            "```\n# not for production\n```\n\n- a list item, not for tables\n\n"
+            "Later paragraph. Do not use this for commit messages or PR descriptions.\n")
     memory, _ = parse_text(tmp_path, text)
     assert memory is not None
-    assert memory.negations == ("Do not use it for HTML", "not for docs", "NOT for CI")
+    assert memory.negations == ("Do not use it for HTML", "not for docs", "NOT for CI",
+                                "not for tables",
+                                "Do not use this for commit messages or PR descriptions")
     assert memory.summary == "Build artifacts. Do not use it for HTML."  # unchanged
 
 

@@ -133,7 +133,9 @@ def test_long_query_needs_two_anchors_or_a_strong_field(workspace: Path) -> None
     assert rows["weak-body"]["status"] == "excluded: gate"
     assert rows["weak-body"]["multipliers"] == "one weak match for a long query"
     assert rows["weak-summary"]["status"] == "excluded: gate"
-    for mid in ("two-in-body", "strong-tag", "strong-directive", "latency"):
+    # a directive is a sentence of prose, not the memory's own name for its topic
+    assert rows["strong-directive"]["status"] == "excluded: gate"
+    for mid in ("two-in-body", "strong-tag", "latency"):
         assert not rows[mid]["status"].startswith("excluded"), rows[mid]
     # three anchors: one weak match anywhere is enough
     _, rows3 = dry(workspace, "replica failover latency")
@@ -171,7 +173,8 @@ def test_path_trigger_loads_applies_to_memories_and_ranks_them_first(workspace: 
     other = candidate(doc, "errors-everywhere")
     assert api["path_match"] is True and 0 < api["bm25"] < other["bm25"]
     # the bonus is the query's top BM25 score, so the touched file's rule wins
-    assert api["score"] == pytest.approx((api["bm25"] + other["bm25"]) * 0.99, rel=1e-3)
+    # (x0.9 medium, x1.1 workspace, x1.25 named: a path match is strong evidence)
+    assert api["score"] == pytest.approx((api["bm25"] + other["bm25"]) * 0.99 * 1.25, rel=1e-3)
     text, rows = dry(workspace, "--path", "src/api/users.py", "errors handler")
     assert rows["zz-api-style"]["matched"].startswith("path ")
     assert rows["zz-api-style"]["#"] == "1"
@@ -195,7 +198,8 @@ def test_path_only_task_uses_a_bonus_of_one(workspace: Path) -> None:
                    mem("changelog-style", applies_to=["CHANGELOG.md"], confidence="high"))
     doc = as_json(workspace, "--path", "CHANGELOG.md")
     assert [i["id"] for i in doc["items"]] == ["changelog-style"]
-    assert candidate(doc, "changelog-style")["score"] == pytest.approx(1.1)  # 1.0 x ws1.1
+    # 1.0 x ws1.1 x named1.25
+    assert candidate(doc, "changelog-style")["score"] == pytest.approx(1.1 * 1.25)
     assert as_json(workspace, "--path", "README.md")["items"] == []
 
 
@@ -266,15 +270,15 @@ def test_confidence_and_scope_multipliers(workspace: Path, isolated_home: Path) 
                    mem("conf-low", tags=["deploy"], confidence="low"))
     put(isolated_home, "g.md", mem("global-high", tags=["deploy"], confidence="high"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "conf-high") == ["ws1.1"]
-    assert factors(rows, "conf-medium") == ["medium0.9", "ws1.1"]
-    assert factors(rows, "conf-low") == ["low0.75", "ws1.1"]
-    assert rows["global-high"]["multipliers"] == "-"
+    assert factors(rows, "conf-high") == ["ws1.1", "named1.25"]
+    assert factors(rows, "conf-medium") == ["medium0.9", "ws1.1", "named1.25"]
+    assert factors(rows, "conf-low") == ["low0.75", "ws1.1", "named1.25"]
+    assert rows["global-high"]["multipliers"] == "named1.25"
     doc = as_json(workspace, "deploy")
     for mid, product in (("conf-high", 1.1), ("conf-medium", 0.99), ("conf-low", 0.825),
                          ("global-high", 1.0)):
         c = candidate(doc, mid)
-        assert c["score"] == pytest.approx(c["bm25"] * product, rel=1e-3), mid
+        assert c["score"] == pytest.approx(c["bm25"] * product * 1.25, rel=1e-3), mid
     assert [i["id"] for i in doc["items"]] == ["conf-high", "global-high", "conf-medium",
                                                 "conf-low"]
 
@@ -285,9 +289,9 @@ def test_review_due_and_passed_review_after(workspace: Path) -> None:
                    mem("due-date", tags=["deploy"], confidence="high", review_after="2026-06-01"),
                    mem("not-yet", tags=["deploy"], confidence="high", review_after="2027-06-01"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "due-flag") == ["review_due0.7", "ws1.1"]
-    assert factors(rows, "due-date") == ["review_due0.7", "ws1.1"]
-    assert factors(rows, "not-yet") == ["ws1.1"]
+    assert factors(rows, "due-flag") == ["review_due0.7", "ws1.1", "named1.25"]
+    assert factors(rows, "due-date") == ["review_due0.7", "ws1.1", "named1.25"]
+    assert factors(rows, "not-yet") == ["ws1.1", "named1.25"]
 
 
 def test_stale_after_verify_and_a_source_edit(workspace: Path) -> None:
@@ -298,39 +302,55 @@ def test_stale_after_verify_and_a_source_edit(workspace: Path) -> None:
                                   confidence="high", sources=["db/schema.sql"],
                                   summary="Users table layout."))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1"]  # no lock entry yet: not stale
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]  # no lock entry yet: not stale
     ok(run(["verify"], workspace))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1"]
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]
     source.write_text("create table users(id int);\n", encoding="utf-8")
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1"]
+    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25"]
     assert rows["schema-notes"]["status"] == "body (stale)"
     ok(run(["verify", "schema-notes"], workspace))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1"]
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]
     source.unlink()  # a vanished source is stale too
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1"]
+    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25"]
 
 
 def test_fetched_boost_after_load_id(workspace: Path) -> None:
     workspace_with(workspace, mem("deploy-a", tags=["deploy"], confidence="high"),
                    mem("deploy-b", tags=["deploy"], confidence="high"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1"] and rows["deploy-a"]["#"] == "1"
+    assert factors(rows, "deploy-b") == ["ws1.1", "named1.25"] and rows["deploy-a"]["#"] == "1"
     ok(load(workspace, "--dry-run", "--id", "deploy-b"))  # a dry run records nothing
-    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1"]
+    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1", "named1.25"]
     ok(load(workspace, "--id", "deploy-b"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05"]
+    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05", "named1.25"]
     assert rows["deploy-b"]["#"] == "1"  # the boost breaks the tie
 
 
 def test_fetched_boost_expires_after_30_days(workspace: Path) -> None:
     workspace_with(workspace, mem("deploy-a", tags=["deploy"], confidence="high"))
     ok(run(["load", "--id", "deploy-a"], workspace, env={"ENGRAM_TODAY": "2026-10-01"}))
-    assert factors(dry(workspace, "deploy")[1], "deploy-a") == ["ws1.1"]
+    assert factors(dry(workspace, "deploy")[1], "deploy-a") == ["ws1.1", "named1.25"]
+
+
+def test_a_tag_match_outranks_many_body_words_met_in_passing(workspace: Path) -> None:
+    # The error rule's JSON example holds "slot", "another" and "appointment"; the endpoint skill
+    # is the one the task is about, and names it in its tags.
+    workspace_with(
+        workspace,
+        mem("api-errors", body="Return {\"code\": \"appointment_slot_taken\"} when another "
+                               "request took the slot; let the client retry."),
+        mem("drf-endpoint", "skill", tags=["endpoint"], summary="Adding a REST endpoint."),
+        mem("other", body="Unrelated."))
+    _, rows = dry(workspace, "add an endpoint that lets a receptionist move an appointment "
+                             "to another slot")
+    assert factors(rows, "drf-endpoint") == ["medium0.9", "ws1.1", "named1.25"]
+    assert rows["drf-endpoint"]["#"] == "1"
+    assert "named1.25" not in factors(rows, "api-errors")
 
 
 # --- exclusions, each with its reason -------------------------------------------------------------

@@ -107,6 +107,10 @@ def respond(record: Recorded) -> Reply:
     if not record.path.rstrip("/").endswith("/responses"):
         return Reply(status=404, chunks=[b"{}"])
     items = inputs(record)
+    # Codex announces tools that became ready mid-turn (an MCP server that finished starting)
+    # with a `<tools>` message after the last output: the model still answers that output.
+    while items and item_text(items[-1]).startswith("<tools>"):
+        items = items[:-1]
     last = items[-1] if items else {}
     if last.get("type") == "function_call_output" and _called(items, last) == "spawn_agent":
         # Wait for the subagent, as a model would, so it runs before `codex exec` exits.

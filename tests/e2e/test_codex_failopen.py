@@ -6,6 +6,7 @@ what Codex does; uninstall gives the user's hooks.json back byte for byte."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -52,23 +53,14 @@ def bodies(run: Run) -> str:
     return "\n".join(developer_texts(run.requests[-1]))
 
 
-def test_engram_missing_from_path_never_blocks_a_prompt(tmp_path: Path) -> None:
-    # Installed by an engram that then went away (a removed venv, a teammate without engram).
-    with codex_world(tmp_path, MEMORIES, install=False) as world:
-        gone = tmp_path / "gone-venv" / "bin"
-        gone.mkdir(parents=True)
-        shutil.copy2(shutil.which("engram", path=world.scratch.env["PATH"]) or "", gone)
-        installed = subprocess.run([str(gone / "engram"), "hooks", "install", "codex"],
-                                   cwd=world.project, env=world.env(), capture_output=True,
-                                   text=True)
-        assert installed.returncode == 0, installed.stderr
-        world.trust_hooks()
-        shutil.rmtree(gone.parent)
-        no_engram = ":".join(p for p in world.scratch.env["PATH"].split(":")
-                             if p != str(Path(sys.executable).parent))
-        run = world.exec(PROMPT, env=world.env(PATH=no_engram))
-        assert_prompt_answered(run)
-        assert "engram: loaded" not in bodies(run) and "teamstylebody" not in bodies(run)
+def test_engram_missing_from_path_never_blocks_a_prompt(world: CodexWorld) -> None:
+    # A teammate without engram, a removed venv: the installed command finds no engram.
+    no_engram = os.pathsep.join(p for p in world.scratch.env["PATH"].split(os.pathsep)
+                                if p != str(Path(sys.executable).parent))
+    assert shutil.which("engram", path=no_engram) is None
+    run = world.exec(PROMPT, env=world.env(PATH=no_engram))
+    assert_prompt_answered(run)
+    assert "engram: loaded" not in bodies(run) and "teamstylebody" not in bodies(run)
 
 
 def test_a_corrupt_memory_never_blocks_the_others(world: CodexWorld) -> None:
@@ -158,7 +150,14 @@ def test_a_subagent_starts_with_its_parents_pack(tmp_path: Path) -> None:
         assert position(child, "releasebody") < position(child, SUBAGENT_TASK)
 
 
-USER_HOOKS = """{
+# The user's own hooks.json, as written by hand or by a formatter: one layout throughout
+# (4-space indent), and the same hooks with short objects kept on one line, as Prettier keeps
+# them.
+USER_HOOKS = {
+    "expanded": json.dumps({"hooks": {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true", "timeout": 5}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}, indent=4) + "\n",
+    "inline objects": """{
     "hooks": {
         "UserPromptSubmit": [
             {"hooks": [{"type": "command", "command": "true", "timeout": 5}]}
@@ -166,14 +165,17 @@ USER_HOOKS = """{
         "Stop": [{"hooks": [{"type": "command", "command": "true"}]}]
     }
 }
-"""
+""",
+}
 
 
-def test_uninstall_gives_back_the_users_hooks_json_byte_for_byte(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", list(USER_HOOKS))
+def test_uninstall_gives_back_the_users_hooks_json_byte_for_byte(tmp_path: Path,
+                                                                  layout: str) -> None:
     with codex_world(tmp_path, MEMORIES, install=False) as world:
         config = world.project / ".codex" / "hooks.json"
         config.parent.mkdir()
-        config.write_text(USER_HOOKS, encoding="utf-8")
+        config.write_text(USER_HOOKS[layout], encoding="utf-8")
         assert world.engram("hooks", "install", "codex").returncode == 0
         world.trust_hooks()
         # Trust keys count groups: engram's UserPromptSubmit group is the second one here.
@@ -183,7 +185,7 @@ def test_uninstall_gives_back_the_users_hooks_json_byte_for_byte(tmp_path: Path)
         assert_prompt_answered(run)
         assert "releasebody" in bodies(run)
         assert world.engram("hooks", "uninstall", "codex").returncode == 0
-        assert config.read_bytes() == USER_HOOKS.encode()
+        assert config.read_bytes() == USER_HOOKS[layout].encode()
         assert [h["command"] for h in world.hooks_list()] == ["true", "true"]
 
 
