@@ -956,11 +956,6 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
         scopes.close()
 
 
-def session_pack(request: Request) -> Pack:
-    """What a new session starts with: `load: always` memories and foundation-level rules."""
-    return session_start(request)[0]
-
-
 @_rebuilds_corrupt_index
 def session_start(request: Request,
                   context: Context | None = None) -> tuple[Pack, list[Memory]]:
