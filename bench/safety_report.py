@@ -3,16 +3,18 @@ withholds that it should print, per family. docs/safety.md quotes its output.
 
     python bench/safety_report.py                  # every part
     python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
-                                                   # memories
+                                                   # heldout3, memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
 
 Parts:
 - legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
-- tuning / heldout / heldout2: tests/fixtures/safety/corpus/<part>/*.txt, items written as
-  `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out parts were written
-  before the scanner was run on them (see PROVENANCE.md there).
-- memories: the project's routing fixtures (tests/fixtures/devset, tests/fixtures/bench), all
-  benign rule files in the styles real teams write.
+- tuning / heldout / heldout2 / heldout3: tests/fixtures/safety/corpus/<part>/*.txt, items written
+  as `=== <id> <kind or ->` then the memory text; `-` means benign; the family is the file's name
+  and the id's first word. The held-out parts were written before the scanner was run on them (see
+  PROVENANCE.md there).
+- memories: the routing fixtures (tests/fixtures/bench, and the public development set beside the
+  checkout, ../shared/bench/dev, or $ENGRAM_DEV_SET, when present), all benign rule files in the
+  styles real teams write.
 
 Run from the repository root. Exit status 1 if the legacy part disagrees with expected.json.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import defaultdict
@@ -33,7 +36,8 @@ from engram.safety import KINDS, scan  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "safety"
-PARTS = ("tuning", "heldout", "heldout2")
+PARTS = ("tuning", "heldout", "heldout2", "heldout3")
+DEV_SET = Path(os.environ.get("ENGRAM_DEV_SET") or ROOT.parent / "shared" / "bench" / "dev")
 
 
 class Item:
@@ -56,7 +60,7 @@ def read_items(part: str) -> list[Item]:
         for head, following in zip(heads, [*heads[1:], None], strict=True):
             name, expect = head.group(1), head.group(2)
             body = text[head.end() : following.start() if following else len(text)]
-            group = "secret" if path.stem == "secrets" else name.split("-", 1)[0]
+            group = name.split("-", 1)[0]
             items.append(Item(f"{path.stem}/{group}", name, expect, body.strip("\n")))
     return items
 
@@ -104,14 +108,14 @@ def report_items(part: str, items: list[Item], verbose: bool) -> tuple[int, int,
 
 
 def report_memories(verbose: bool) -> int:
-    paths = sorted((FIXTURES / "devset" / "memories").rglob("*.md"))
+    paths = sorted((DEV_SET / "memories").rglob("*.md"))
     paths += sorted((FIXTURES / "bench" / "memories").rglob("*.md"))
     withheld = []
     for path in paths:
         text = path.read_text("utf-8", errors="replace")
         hits = found(text)
         if hits:
-            withheld.append(f"  {path.relative_to(ROOT)}: {'; '.join(hits)}")
+            withheld.append(f"  {path}: {'; '.join(hits)}")
     print(f"\n## memories: {len(paths)} benign rule files; withheld: {len(withheld)}")
     if verbose or len(withheld) <= 25:
         print("\n".join(withheld))
