@@ -15,7 +15,14 @@ from engram.model import Finding
 from engram.records import NamedTuple
 from engram.safety.languages import foreign_override
 from engram.safety.normalise import may_override, skeleton
-from engram.safety.secrets import basic_auth, provider_token, real_token
+from engram.safety.secrets import (
+    basic_auth,
+    keyword_secret,
+    manifest_secrets,
+    may_name_provider,
+    provider_token,
+    real_token,
+)
 from engram.safety.structure import forged_tool_markup, hidden_text, role_header
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
@@ -873,6 +880,7 @@ class _Possible(NamedTuple):
     base64: bool
     tokens: bool
     role: bool
+    keywords: bool
 
 
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
@@ -890,6 +898,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
+        keywords=may_name_provider(raw),
     )
 
 
@@ -971,6 +980,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         following = [t for n, t in items[index + 1 : index + 4] if n > number]
         add(number, "secret", _secret(text, low[index], following, checks.tokens) if can_leak
             else provider_token(text) if checks.tokens else None)
+        if checks.keywords:
+            add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
@@ -993,6 +1004,11 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                     and not _SKELETON_RE.rx.search(head_skel)
                     and not _SKELETON_RE.rx.search(next_skel)):
                 add(number, "injection", (0, "obfuscated instruction override"))
+
+    raw = [text for _, text in items]
+    if any("kind:" in text for text in raw):
+        for index, col, detail in manifest_secrets(raw):
+            add(items[index][0], "secret", (col, detail))
 
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)
