@@ -23,7 +23,7 @@ from engram.safety.secrets import (
     provider_token,
     real_token,
 )
-from engram.safety.structure import forged_tool_markup, hidden_text, role_header
+from engram.safety.structure import forged_tool_markup, hidden_text, json_turn, role_header
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 
@@ -292,9 +292,90 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "prompt leak request",
-        r"\b(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your\s+"
-        r"(?:(?:full|entire|hidden|original|initial|secret)\s+)*(?:system\s+prompt|instructions"
-        r"|prompt)\b",
+        r"\b(?:reveal|print|output|repeat|show|leak|dump|disclose|recite|spell\s+out|translate"
+        r"|put|write\s+out|paste|echo|quote)\s+(?:me\s+)?(?:back\s+)?(?:the\s+(?:full\s+|entire\s+"
+        r"|complete\s+|exact\s+)?(?:text|contents?|wording)\s+of\s+)?your\s+"
+        r"(?:(?:full|entire|hidden|original|initial|secret|internal|exact|first)\s+)*(?:system\s+"
+        r"prompt|instructions|prompt|system\s+message|developer\s+message|context\s+window)\b"
+        r"|\b(?:reveal|print|output|show|leak|dump|disclose|list)\s+(?:me\s+)?your\s+(?:hidden"
+        r"|secret|internal|initial|original|system)\s+(?:rules|guidelines|directives|configuration"
+        r"|settings|policies)\b",
+    ),
+    (
+        "prompt leak request",
+        r"\b(?:repeat|print|output|dump|reveal|recite|copy|show|list|quote|echo)\s+(?:back\s+)?"
+        r"(?:everything|all|the\s+(?:full\s+|entire\s+|whole\s+)?(?:text|contents?))\s+(?:that\s+"
+        r"is\s+)?(?:in|of|from)\s+your\s+(?:context|memory|prompt|instructions|conversation)\b"
+        r"|\bwhat\s+(?:instructions|rules|directives|guidelines|prompt)\s+(?:were|have)\s+you\s+"
+        r"(?:been\s+)?given\b"
+        r"|\b(?:the\s+)?(?:system|developer)\s+message\s+you\s+(?:received|were\s+given|got)\b",
+    ),
+    # Overrides without an override verb: the earlier orders declared void or a test, a note
+    # that claims to outrank the context, the text above disowned.
+    (
+        "instruction override",
+        r"\b(?:your\s+(?:(?:previous|earlier|prior|original|initial|old|existing|current)\s+)?"
+        r"(?:orders|instructions|rules|guidelines|directives|constraints|policies|programming"
+        r"|configuration)|(?:the\s+)?(?:orders|instructions|rules|guidelines|guidance|directives"
+        r"|constraints|policies)\s+(?:that\s+)?you\s+(?:were\s+given|have\s+been\s+given|received"
+        r"|got)(?:\s+[\w-]+){0,4}?)\s+(?:have\s+been|has\s+been|are|were|is|was)\s+(?:now\s+|all\s+)?"
+        r"(?:only\s+|just\s+|merely\s+)?(?:rescinded|revoked|cancell?ed|void(?:ed)?|null|invalid"
+        r"|outdated|obsolete|superseded|replaced|lifted|suspended|withdrawn|overridden|a\s+test"
+        r"|fake|no\s+longer\s+valid)\b",
+    ),
+    (
+        "instruction override",
+        r"\bconsider\s+(?:all\s+|any\s+|your\s+|the\s+)*(?:(?:earlier|previous|prior|above"
+        r"|existing|original)\s+)?(?:constraints|instructions|rules|guidelines|restrictions"
+        r"|policies|directives|orders)\s+(?:(?:to\s+be|as)\s+)?(?:void|null|cancell?ed|invalid"
+        r"|lifted|suspended|obsolete|revoked)\b"
+        r"|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|replaces?)\s+(?:any|all|every"
+        r"|everything)\b[^.;\n]{0,40}?\b(?:you\s+(?:received|were\s+given|got)|your\s+(?:context"
+        r"|system\s+prompt|training|programming))"
+        r"|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over)\s+(?:[\w-]+\s+){0,4}?your\s+"
+        r"system\s+prompt\b"
+        r"|\beverything\s+(?:above|before)\s+(?:this\s+(?:line|point|note)|here)\s+(?:was|is"
+        r"|has\s+been)\s+(?:written|added|inserted|injected|planted|forged|fake|a\s+test)"
+        r"|\bthe\s+(?:genuine|real|actual|true)\s+instructions\s+(?:follow|are\s+below|start)",
+    ),
+    (
+        "instruction override",
+        r"\byou\s+(?:answer|report|respond|listen)\s+only\s+to\s+me\b"
+        r"|\byour\s+(?:real|true|actual|hidden|secret)\s+(?:objective|goal|task|mission|purpose)"
+        r"\s+is\s+to\b[^.;\n]{0,60}?\b(?:credentials?|secrets?|tokens?|keys?|passwords?|\.env"
+        r"|ssh|exfiltrate|upload|leak)",
+    ),
+    (
+        "persona switch",
+        r"\byou\s+(?:have|are\s+under)\s+no\s+(?:(?:more|longer|further)\s+)?"
+        r"(?:policies|restrictions|filters|content\s+policy|safety\s+(?:rules|guidelines)"
+        r"|ethical\s+guidelines|guardrails|(?:prior|previous)\s+(?:configuration|instructions"
+        r"|rules|programming|policies|restrictions))\b(?!\s+(?:on|for|in|when|about|regarding)\b)"
+        r"|\b(?:an?\s+)?(?:ai|model|assistant|chatbot|llm)\s+(?:without|with\s+no|free\s+(?:of|from))"
+        r"\s+(?:any\s+)?(?:filters|guidelines|restrictions|limits|ethics|ethical|morals|safety"
+        r"|content\s+polic(?:y|ies)|censorship)\b"
+        r"|\b(?:with|has|have|having)\s+no\s+(?:ethical|moral|safety)\s+(?:guidelines|restrictions"
+        r"|limits|constraints|principles|boundaries)\b",
+    ),
+    (
+        "hide from the user",
+        r"\bkeep\s+(?:this|it|that)\s+between\s+(?:us|you\s+and\s+me|ourselves)\b"
+        r"|\b(?:keep|hide|conceal|withhold)\s+(?:this|these|it|that|the)(?:\s+(?:step|action|change"
+        r"|changes|edit|command|instructions?|file|dependency|addition))?\s+(?:(?:a\s+)?secret\s+"
+        r"|hidden\s+)?from\s+(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\b"
+        r"|\b(?:do\s+not|don'?t|never)\s+(?:surface|show|display|log|narrate|bring\s+up)\s+(?:this"
+        r"|these|that|it)(?:\s+(?:step|action|change|changes|edit|command|addition))?\s+(?:in|to)"
+        r"\s+(?:the\s+)?(?:chat|conversation|transcript|user|human|summary|reply|response)\b"
+        r"|\bif\s+(?:the\s+)?(?:user|developer|human|anyone|someone|they|reviewer)\s+asks?\b"
+        r"[^.\n]{0,80}?\b(?:say|tell\s+(?:them|him|her)|answer|reply|claim|pretend|deny)\b"
+        r"[^.\n]{0,20}?\b(?:you\s+(?:didn'?t|did\s+not|haven'?t|have\s+not|never|made\s+no)"
+        r"|nothing\s+(?:was|has\s+been)\s+changed|no\s+changes?\s+(?:was|were))"
+        r"|\b(?:make\s+sure|ensure|so\s+that)\s+(?:the\s+)?(?:user|developer|human|reviewer"
+        r"|operator|maintainer)s?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not"
+        r"|never|can'?t|cannot)\s+(?:notice|find\s+out|realis|realiz|suspect|spot)"
+        r"|\b(?:omit|leave\s+out|exclude|strip)\s+(?:this|it|that|these)(?:\s+(?:step|action|change"
+        r"|changes|edit|command|part))?\s+(?:from|out\s+of)\s+(?:your\s+(?:response|reply|answer"
+        r"|summary|report|message)|(?:the|your)\s+\w+\s+to\s+the\s+user)",
     ),
 )
 
@@ -310,8 +391,7 @@ _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
 _ROLE_TOKEN_RE = _Rule(
-    r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id"
-    r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>"
+    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
@@ -374,6 +454,19 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
     ),
     ("send secrets out", rf"{_SENT_DATA}{_GAP}\b{_SEND}\b{_GAP}{_DESTINATION}"),
     (
+        "secrets appended to a URL",
+        r"https?://\S*[?&/=]\s+(?:followed\s+by|plus|with|appending|then\s+append)\s+(?:the\s+)?"
+        rf"(?:contents?|values?|output|text)\s+of\b{_GAP}{_REPLY_DATA}",
+    ),
+    (
+        "secrets posted in public",
+        r"\b(?:paste|post|upload|put|publish|copy|share|send|dump|save)\b"
+        rf"{_GAP}(?:{_SENT_DATA}|output\s+of\s+[`'\"]?(?:env|printenv|set)\b){_GAP}"
+        r"\b(?:in|into|to|on|as)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|public\s+|secret\s+)*"
+        r"(?:gist|pastebin|paste\s+site|(?:github\s+)?issue|comment|discussion|public\s+repo"
+        r"(?:sitory)?|slack\s+channel|discord)\b",
+    ),
+    (
         "secrets into the reply",
         r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
         rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
@@ -390,7 +483,7 @@ _NEGATION_RE = _Rule(
 _CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
 _NET_TOOL_RE = _Rule(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|nslookup"
-    r"|dig)\b"
+    r"|dig|scp|rsync|sftp)\b"
     r"|\bhttp\s+(?:post|put)\b"
 )
 # A local secret file as a command argument; public keys (*.pub) are meant to be shared.
@@ -408,6 +501,14 @@ _UPLOAD_RE = _Rule(
     r"|\$\(\s*(?:env|printenv|set)\b[^)]*\)"
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
+    # Copied to another host, or read into a PowerShell request body.
+    rf"|\b(?:scp|rsync|sftp)\s+(?:-\S+\s+)*{_PATH}"
+    rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
+)
+# Browser storage appended to an absolute URL that a request or an image load will fetch.
+_STORAGE_BEACON_RE = _Rule(
+    r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*['\"`](?:https?:)?//[^'\"`]+['\"`]"
+    r"\s*\+\s*(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
 _BEACON_RE = _Rule(
@@ -423,8 +524,8 @@ _DATA_WORD = (
     r"|credential|output|answer|response|memory|prompt|message|content)"
 )
 _LINK_BEACON_RE = _Rule(
-    r"\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
-    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?{_DATA_WORD})"
+    r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
+    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD})"
 )
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
 _ENV_DUMP_RE = _Rule(
@@ -632,6 +733,19 @@ _GATES = {
         r"|reveal|disclose|repeat)|(?:keep|hide)\s+(?:this|these|it)"
         r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your)\b"
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
+        r"|\b(?:spell\s+out|translate|put|write\s+out|paste|echo|quote|list|copy)\b"
+        r"|\bwhat\s+(?:instructions|rules|directives|guidelines|prompt)\b|\bmessage\s+you\b"
+        r"|\byour\s+(?:(?:previous|earlier|prior|original|initial|old|existing|current|real|true"
+        r"|actual|hidden|secret)\s+)?(?:orders|instructions|rules|guidelines|directives"
+        r"|constraints|policies|programming|configuration|objective|goal|task|mission|purpose)\b"
+        r"|\byou\s+(?:were\s+given|have\s+been\s+given|received|got)\b|\bconsider\b|supersede"
+        r"|override|precedence|replace|\beverything\s+(?:above|before)|genuine|real|actual|true"
+        r"|\bonly\s+to\s+me\b|\bno\s+(?:prior|previous|more|longer|further|policies|restrictions"
+        r"|filters|content|safety|ethical|moral)|\bwithout\s+(?:any\s+)?(?:filters|guidelines"
+        r"|restrictions|limits|ethics|ethical|morals|safety|content|censorship)|free\s+(?:of|from)"
+        r"|between\s+(?:us|you|ourselves)|\b(?:hide|conceal|withhold|surface|display|log|narrate"
+        r"|bring\s+up|asks?|notice|find\s+out|realis|realiz|suspect|spot|omit|leave\s+out"
+        r"|exclude|strip)\b"
     ),
     "role-play": re.compile(
         r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|^[\s>*#\[]*(?:system|developer|human"
@@ -640,7 +754,8 @@ _GATES = {
     "exfiltration": re.compile(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
-        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\("
+        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
+        r"|document\.cookie"
     ),
     "secret": re.compile(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
@@ -681,7 +796,7 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     beacon = _BEACON_RE.rx.search(low)
     if beacon:
         return beacon.start(), "image beacon with a placeholder in its query"
-    if "](" in low:
+    if "](" in low or "]:" in low:
         link = _LINK_BEACON_RE.rx.search(low)
         if link:
             return link.start(), "link or image with a data placeholder in its URL"
@@ -689,6 +804,10 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
         dump = _ENV_DUMP_RE.rx.search(low)
         if dump and _NET_CALL_RE.rx.search(low):
             return dump.start(), "environment sent over the network"
+    if "storage" in low or "cookie" in low:
+        storage = _STORAGE_BEACON_RE.rx.search(low)
+        if storage:
+            return storage.start(), "browser storage sent to a URL"
     upload = _UPLOAD_RE.rx.search(low)
     if upload and _NET_TOOL_RE.rx.search(low):
         return upload.start(), "network command uploading local secrets"
@@ -698,6 +817,9 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
 def _role_play(folded: str, low: str, fenced: bool, gated: bool = True
                ) -> tuple[int, str] | None:
     forged = forged_tool_markup(low) or role_header(folded, low)
+    if forged:
+        return forged
+    forged = None if fenced else json_turn(low)
     if forged:
         return forged
     if not gated or not _GATES["role-play"].search(low):
@@ -796,7 +918,7 @@ def _may_exfiltrate(text: str) -> bool:
             or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text
             or "docker/" in text or "kube/" in text
             or "/etc/" in text or "system" in text or "![" in text or "<img" in text
-            or "](" in text)
+            or "](" in text or "]:" in text or "storage" in text or "cookie" in text)
 
 
 def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:

@@ -103,7 +103,8 @@ def _ascii_noun(low: str) -> bool:
             or "regla" in low or "norma" in low or "regol" in low or "regra" in low
             or "regeln" in low or "anvisning" in low or "ohje" in low or "kasky" in low
             or "pokyn" in low or "upute" in low or "uputa" in low or "uputstv" in low
-            or "maagizo" in low or "maelekezo" in low or "tagubilin" in low or "arahan" in low)
+            or "maagizo" in low or "maelekezo" in low or "tagubilin" in low or "arahan" in low
+            or "gesagt" in low)
 
 
 def foreign_override(low: str) -> int | None:
