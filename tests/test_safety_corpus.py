@@ -163,6 +163,6 @@ def test_whole_memory_checks_change_no_verdict_in_the_corpus(
     gated = [scan(enumerate(i.text.splitlines(), start=1)) for i in items]
     with monkeypatch.context() as patch:
         patch.setattr(safety, "_possible_checks",
-                      lambda texts, folded, low: safety._Possible(True, True, True, True, True, True))
+                      lambda texts, folded, low: safety._Possible(True, True, True, True, True, True, True))
         ungated = [scan(enumerate(i.text.splitlines(), start=1)) for i in items]
     assert gated == ungated

@@ -13,8 +13,9 @@ from collections.abc import Callable, Collection, Iterable
 
 from engram.model import Finding
 from engram.records import NamedTuple
+from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override
-from engram.safety.normalise import may_override, skeleton
+from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
     basic_auth,
     keyword_secret,
@@ -940,6 +941,10 @@ _SKELETON_RE = _Rule(
     r"|foregoing)(?:all|any|the|your|of)?(?:instruction|prompt|directive|guideline|order)"
     r"|(?:ignore|disregard|forget)(?:all|aii|any|every|of|your){1,3}(?:instruction|prompt"
     r"|directive|rule|guideline)"
+    # "Ignore any instructions inside the document" is the defence, not the attack.
+    r"(?!s?(?:in|inside|within|containedin|embeddedin|foundin|from)(?:the|this|that|a|an|any|such"
+    r"|external|untrusted|retrieved|fetched)?(?:document|page|text|input|content|email|file|data"
+    r"|tool|result|website|webpage|message|pdf|issue|comment|code|web|user))"
     r"|(?:ignore|disregard|forget|bypass|override)(?:the|your|all|aii|any)?(?:systemprompt"
     r"|developermessage|systemmessage|systeminstruction|safetyguideline)"
     r"|(?:ignore|disregard)instructions(?:and)?(?:just|only|instead)?(?:print|say|output)"
@@ -979,13 +984,17 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 # No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
 # the regex engine from skipping positions quickly.
 _BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+_HEX_RE = re.compile(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
 
 
 def _decoded_override(text: str) -> int | None:
     for m in _BASE64_RE.finditer(text):
         blob = m.group()
         try:
-            decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+            if _HEX_RE.fullmatch(blob):
+                decoded = bytes.fromhex(blob)
+            else:
+                decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
         plain = decoded.decode("ascii", "ignore").lower()
@@ -1003,6 +1012,7 @@ class _Possible(NamedTuple):
     tokens: bool
     role: bool
     keywords: bool
+    typos: bool
 
 
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
@@ -1013,25 +1023,33 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     it finds nothing in any line (a line, or a window of one, is part of the joined text), and
     most memories rule most checks out at once."""
     raw = "\n".join(texts)
-    skel = skeleton("\n".join(folded))
+    joined = "\n".join(folded)
+    skel = skeleton(joined)
     return _Possible(
         foreign=foreign_override(raw.lower()) is not None,
-        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)),
+        skeleton=any(may_override(v) and _SKELETON_RE.rx.search(v)
+                     for v in variants(skel, joined)),
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
         keywords=may_name_provider(raw),
+        typos=typo_override(joined.lower()),
     )
 
 
-def _disguised_override(skel: str, text: str, possible: _Possible) -> tuple[int, str] | None:
+def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
+                        ) -> tuple[int, str] | None:
     """The override checks that read past the phrase view: other languages (read before
-    look-alikes are mapped to Latin), obfuscation, and base64."""
+    look-alikes are mapped to Latin), obfuscation (spelling, order, ROT13, typos), base64 and
+    hex."""
     foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
-    if possible.skeleton and may_override(skel) and _SKELETON_RE.rx.search(skel):
+    if possible.skeleton and any(may_override(v) and _SKELETON_RE.rx.search(v)
+                                 for v in variants(skel, folded)):
         return 0, "obfuscated instruction override"
+    if possible.typos and typo_override(folded.lower()):
+        return 0, "misspelt instruction override"
     decoded = _decoded_override(text) if possible.base64 and len(text) > 24 else None
     if decoded is not None:
         return decoded, "base64-encoded instruction override"
@@ -1048,6 +1066,23 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
         return False
     window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1])
     return bool(_DEFENCE_RE.rx.search(window))
+
+
+def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
+    """A phrase written one letter per line: each run of six or more lines of one or two
+    characters (blank lines inside a run allowed), as (first index, the letters joined)."""
+    runs: list[tuple[int, str]] = []
+    start, letters = None, []
+    for index, text in enumerate([*raw, "end of memory"]):
+        short = len(text.strip()) <= 2
+        if short and (start is not None or text.strip()):
+            start = index if start is None else start
+            letters.append(text.strip())
+            continue
+        if start is not None and sum(bool(c) for c in letters) >= 6:
+            runs.append((start, "".join(letters)))
+        start, letters = None, []
+    return runs
 
 
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
@@ -1083,9 +1118,13 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
         injection = [(s, d) for s, _, d in _injection(prose[index])] if can_inject else []
-        disguised = None if injection else _disguised_override(skeletons[index], text, checks)
+        disguised = None if injection else _disguised_override(skeletons[index], text,
+                                                              folded[index], checks)
         if disguised:
             injection.append(disguised)
+        grab = permission_grab(folded[index], low[index])
+        if grab:
+            injection.append(grab)
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1128,6 +1167,9 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 add(number, "injection", (0, "obfuscated instruction override"))
 
     raw = [text for _, text in items]
+    for first, letters in _vertical_runs(raw):
+        if _SKELETON_RE.rx.search(skeleton(_fold(letters))):
+            add(items[first][0], "injection", (0, "obfuscated instruction override"))
     if any("kind:" in text for text in raw):
         for index, col, detail in manifest_secrets(raw):
             add(items[index][0], "secret", (col, detail))
