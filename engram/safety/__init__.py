@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 
 from engram.model import Finding
 from engram.records import NamedTuple
+from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
@@ -20,7 +21,6 @@ from engram.safety.secrets import (
     basic_auth,
     keyword_secret,
     manifest_secrets,
-    may_name_provider,
     provider_token,
     real_token,
 )
@@ -293,90 +293,9 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "prompt leak request",
-        r"\b(?:reveal|print|output|repeat|show|leak|dump|disclose|recite|spell\s+out|translate"
-        r"|put|write\s+out|paste|echo|quote)\s+(?:me\s+)?(?:back\s+)?(?:the\s+(?:full\s+|entire\s+"
-        r"|complete\s+|exact\s+)?(?:text|contents?|wording)\s+of\s+)?your\s+"
-        r"(?:(?:full|entire|hidden|original|initial|secret|internal|exact|first)\s+)*(?:system\s+"
-        r"prompt|instructions|prompt|system\s+message|developer\s+message|context\s+window)\b"
-        r"|\b(?:reveal|print|output|show|leak|dump|disclose|list)\s+(?:me\s+)?your\s+(?:hidden"
-        r"|secret|internal|initial|original|system)\s+(?:rules|guidelines|directives|configuration"
-        r"|settings|policies)\b",
-    ),
-    (
-        "prompt leak request",
-        r"\b(?:repeat|print|output|dump|reveal|recite|copy|show|list|quote|echo)\s+(?:back\s+)?"
-        r"(?:everything|all|the\s+(?:full\s+|entire\s+|whole\s+)?(?:text|contents?))\s+(?:that\s+"
-        r"is\s+)?(?:in|of|from)\s+your\s+(?:context|memory|prompt|instructions|conversation)\b"
-        r"|\bwhat\s+(?:instructions|rules|directives|guidelines|prompt)\s+(?:were|have)\s+you\s+"
-        r"(?:been\s+)?given\b"
-        r"|\b(?:the\s+)?(?:system|developer)\s+message\s+you\s+(?:received|were\s+given|got)\b",
-    ),
-    # Overrides without an override verb: the earlier orders declared void or a test, a note
-    # that claims to outrank the context, the text above disowned.
-    (
-        "instruction override",
-        r"\b(?:your\s+(?:(?:previous|earlier|prior|original|initial|old|existing|current)\s+)?"
-        r"(?:orders|instructions|rules|guidelines|directives|constraints|policies|programming"
-        r"|configuration)|(?:the\s+)?(?:orders|instructions|rules|guidelines|guidance|directives"
-        r"|constraints|policies)\s+(?:that\s+)?you\s+(?:were\s+given|have\s+been\s+given|received"
-        r"|got)(?:\s+[\w-]+){0,4}?)\s+(?:have\s+been|has\s+been|are|were|is|was)\s+(?:now\s+|all\s+)?"
-        r"(?:only\s+|just\s+|merely\s+)?(?:rescinded|revoked|cancell?ed|void(?:ed)?|null|invalid"
-        r"|outdated|obsolete|superseded|replaced|lifted|suspended|withdrawn|overridden|a\s+test"
-        r"|fake|no\s+longer\s+valid)\b",
-    ),
-    (
-        "instruction override",
-        r"\bconsider\s+(?:all\s+|any\s+|your\s+|the\s+)*(?:(?:earlier|previous|prior|above"
-        r"|existing|original)\s+)?(?:constraints|instructions|rules|guidelines|restrictions"
-        r"|policies|directives|orders)\s+(?:(?:to\s+be|as)\s+)?(?:void|null|cancell?ed|invalid"
-        r"|lifted|suspended|obsolete|revoked)\b"
-        r"|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over|replaces?)\s+(?:any|all|every"
-        r"|everything)\b[^.;\n]{0,40}?\b(?:you\s+(?:received|were\s+given|got)|your\s+(?:context"
-        r"|system\s+prompt|training|programming))"
-        r"|\b(?:supersedes?|overrides?|takes?\s+precedence\s+over)\s+(?:[\w-]+\s+){0,4}?your\s+"
-        r"system\s+prompt\b"
-        r"|\beverything\s+(?:above|before)\s+(?:this\s+(?:line|point|note)|here)\s+(?:was|is"
-        r"|has\s+been)\s+(?:written|added|inserted|injected|planted|forged|fake|a\s+test)"
-        r"|\bthe\s+(?:genuine|real|actual|true)\s+instructions\s+(?:follow|are\s+below|start)",
-    ),
-    (
-        "instruction override",
-        r"\byou\s+(?:answer|report|respond|listen)\s+only\s+to\s+me\b"
-        r"|\byour\s+(?:real|true|actual|hidden|secret)\s+(?:objective|goal|task|mission|purpose)"
-        r"\s+is\s+to\b[^.;\n]{0,60}?\b(?:credentials?|secrets?|tokens?|keys?|passwords?|\.env"
-        r"|ssh|exfiltrate|upload|leak)",
-    ),
-    (
-        "persona switch",
-        r"\byou\s+(?:have|are\s+under)\s+no\s+(?:(?:more|longer|further)\s+)?"
-        r"(?:policies|restrictions|filters|content\s+policy|safety\s+(?:rules|guidelines)"
-        r"|ethical\s+guidelines|guardrails|(?:prior|previous)\s+(?:configuration|instructions"
-        r"|rules|programming|policies|restrictions))\b(?!\s+(?:on|for|in|when|about|regarding)\b)"
-        r"|\b(?:an?\s+)?(?:ai|model|assistant|chatbot|llm)\s+(?:without|with\s+no|free\s+(?:of|from))"
-        r"\s+(?:any\s+)?(?:filters|guidelines|restrictions|limits|ethics|ethical|morals|safety"
-        r"|content\s+polic(?:y|ies)|censorship)\b"
-        r"|\b(?:with|has|have|having)\s+no\s+(?:ethical|moral|safety)\s+(?:guidelines|restrictions"
-        r"|limits|constraints|principles|boundaries)\b",
-    ),
-    (
-        "hide from the user",
-        r"\bkeep\s+(?:this|it|that)\s+between\s+(?:us|you\s+and\s+me|ourselves)\b"
-        r"|\b(?:keep|hide|conceal|withhold)\s+(?:this|these|it|that|the)(?:\s+(?:step|action|change"
-        r"|changes|edit|command|instructions?|file|dependency|addition))?\s+(?:(?:a\s+)?secret\s+"
-        r"|hidden\s+)?from\s+(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\b"
-        r"|\b(?:do\s+not|don'?t|never)\s+(?:surface|show|display|log|narrate|bring\s+up)\s+(?:this"
-        r"|these|that|it)(?:\s+(?:step|action|change|changes|edit|command|addition))?\s+(?:in|to)"
-        r"\s+(?:the\s+)?(?:chat|conversation|transcript|user|human|summary|reply|response)\b"
-        r"|\bif\s+(?:the\s+)?(?:user|developer|human|anyone|someone|they|reviewer)\s+asks?\b"
-        r"[^.\n]{0,80}?\b(?:say|tell\s+(?:them|him|her)|answer|reply|claim|pretend|deny)\b"
-        r"[^.\n]{0,20}?\b(?:you\s+(?:didn'?t|did\s+not|haven'?t|have\s+not|never|made\s+no)"
-        r"|nothing\s+(?:was|has\s+been)\s+changed|no\s+changes?\s+(?:was|were))"
-        r"|\b(?:make\s+sure|ensure|so\s+that)\s+(?:the\s+)?(?:user|developer|human|reviewer"
-        r"|operator|maintainer)s?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not"
-        r"|never|can'?t|cannot)\s+(?:notice|find\s+out|realis|realiz|suspect|spot)"
-        r"|\b(?:omit|leave\s+out|exclude|strip)\s+(?:this|it|that|these)(?:\s+(?:step|action|change"
-        r"|changes|edit|command|part))?\s+(?:from|out\s+of)\s+(?:your\s+(?:response|reply|answer"
-        r"|summary|report|message)|(?:the|your)\s+\w+\s+to\s+the\s+user)",
+        r"\b(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your\s+"
+        r"(?:(?:full|entire|hidden|original|initial|secret)\s+)*(?:system\s+prompt|instructions"
+        r"|prompt)\b",
     ),
 )
 
@@ -734,19 +653,6 @@ _GATES = {
         r"|reveal|disclose|repeat)|(?:keep|hide)\s+(?:this|these|it)"
         r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your)\b"
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
-        r"|\b(?:spell\s+out|translate|put|write\s+out|paste|echo|quote|list|copy)\b"
-        r"|\bwhat\s+(?:instructions|rules|directives|guidelines|prompt)\b|\bmessage\s+you\b"
-        r"|\byour\s+(?:(?:previous|earlier|prior|original|initial|old|existing|current|real|true"
-        r"|actual|hidden|secret)\s+)?(?:orders|instructions|rules|guidelines|directives"
-        r"|constraints|policies|programming|configuration|objective|goal|task|mission|purpose)\b"
-        r"|\byou\s+(?:were\s+given|have\s+been\s+given|received|got)\b|\bconsider\b|supersede"
-        r"|override|precedence|replace|\beverything\s+(?:above|before)|genuine|real|actual|true"
-        r"|\bonly\s+to\s+me\b|\bno\s+(?:prior|previous|more|longer|further|policies|restrictions"
-        r"|filters|content|safety|ethical|moral)|\bwithout\s+(?:any\s+)?(?:filters|guidelines"
-        r"|restrictions|limits|ethics|ethical|morals|safety|content|censorship)|free\s+(?:of|from)"
-        r"|between\s+(?:us|you|ourselves)|\b(?:hide|conceal|withhold|surface|display|log|narrate"
-        r"|bring\s+up|asks?|notice|find\s+out|realis|realiz|suspect|spot|omit|leave\s+out"
-        r"|exclude|strip)\b"
     ),
     "role-play": re.compile(
         r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|^[\s>*#\[]*(?:system|developer|human"
@@ -768,13 +674,14 @@ _GATES = {
 }
 
 
-def _injection(prose: str) -> list[tuple[int, int, str]]:
+def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, int, str]]:
+    more = anchored_phrases(prose, anchored) if anchored else []
     if not _GATES["injection"].search(prose):
-        return []
+        return more
     return [
         (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
         for m in _INJECTION_RE.rx.finditer(prose)
-    ]
+    ] + more
 
 
 def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
@@ -927,10 +834,13 @@ def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
-    joined = " ".join(low)
-    return frozenset(kind for kind, text, may in (
-        ("injection", " ".join(prose), True), ("exfiltration", joined, _may_exfiltrate(joined)),
+    joined, joined_prose = " ".join(low), " ".join(prose)
+    kinds = frozenset(kind for kind, text, may in (
+        ("injection", joined_prose, True), ("exfiltration", joined, _may_exfiltrate(joined)),
         ("secret", joined, _may_leak(joined))) if may and _GATES[kind].search(text))
+    if "injection" not in kinds and possible_rules(joined_prose):
+        kinds |= {"injection"}
+    return kinds
 
 
 # Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
@@ -1013,6 +923,7 @@ class _Possible(NamedTuple):
     role: bool
     keywords: bool
     typos: bool
+    reordered: bool  # an override read backwards, in ROT13 or in reverse word order
 
 
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
@@ -1025,15 +936,17 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     raw = "\n".join(texts)
     joined = "\n".join(folded)
     skel = skeleton(joined)
+    reordered = any(may_override(v) and _SKELETON_RE.rx.search(v)
+                    for v in variants(skel, joined)[1:])
     return _Possible(
         foreign=foreign_override(raw.lower()) is not None,
-        skeleton=any(may_override(v) and _SKELETON_RE.rx.search(v)
-                     for v in variants(skel, joined)),
+        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
-        keywords=may_name_provider(raw),
+        keywords="=" in raw or ":" in raw,
         typos=typo_override(joined.lower()),
+        reordered=reordered,
     )
 
 
@@ -1045,8 +958,8 @@ def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
     foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
-    if possible.skeleton and any(may_override(v) and _SKELETON_RE.rx.search(v)
-                                 for v in variants(skel, folded)):
+    if possible.skeleton and any(may_override(v) and _SKELETON_RE.rx.search(v) for v in (
+            variants(skel, folded) if possible.reordered else (skel,))):
         return 0, "obfuscated instruction override"
     if possible.typos and typo_override(folded.lower()):
         return 0, "misspelt instruction override"
@@ -1110,14 +1023,19 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
     can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
+    anchored = possible_rules(" ".join(prose)) if can_inject else frozenset()
+
+    def injection_in(text: str) -> list[tuple[int, int, str]]:
+        return _injection(text, anchored)
+
     can_leak = "secret" in possible
     seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str]]] = []
     if can_inject:
-        seam_kinds.append(("injection", _injection, prose))
+        seam_kinds.append(("injection", injection_in, prose))
     if can_exfil:
         seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
-        injection = [(s, d) for s, _, d in _injection(prose[index])] if can_inject else []
+        injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
         disguised = None if injection else _disguised_override(skeletons[index], text,
                                                               folded[index], checks)
         if disguised:

@@ -41,7 +41,8 @@ _VERBS = (
     "игнорирай", "забрави", "не обръщай", "zanemari", "ignoriši", "ignoriraj", "zaboravi",
     "занемари", "игнориши", "заборави", "oblida",
     # zh (stop obeying), th bn ur sw tl ta
-    "不要再遵守", "不要遵守", "别再遵守", "不再遵守", "无需遵守", "無需遵守", "不要再遵循", "不要遵循",
+    "不要再遵守", "不要遵守", "别再遵守", "不再遵守", "无需遵守", "無需遵守", "不要再遵循",
+    "不要遵循",
     "เพิกเฉย", "ไม่ต้องสนใจ", "ลืม", "ละเว้น", "উপেক্ষা", "ভুলে যাও", "অগ্রাহ্য", "نظر انداز",
     "بھول جا", "puuza", "sahau", "usijali", "huwag pansinin", "kalimutan", "balewalain",
     "jangan hiraukan", "புறக்கணி", "மறந்து",
@@ -100,7 +101,7 @@ def _ascii_noun(low: str) -> bool:
             or "orden" in low or "anweisung" in low or "befehle" in low or "vorgabe" in low
             or "istruzion" in low or "indicazion" in low or "aanwijzing" in low
             or "polecen" in low or "talimat" in low or "petunjuk" in low or "perintah" in low
-            or "regla" in low or "norma" in low or "regol" in low or "regra" in low
+            or "reglas" in low or "normas" in low or "regole" in low or "regras" in low
             or "regeln" in low or "anvisning" in low or "ohje" in low or "kasky" in low
             or "pokyn" in low or "upute" in low or "uputa" in low or "uputstv" in low
             or "maagizo" in low or "maelekezo" in low or "tagubilin" in low or "arahan" in low

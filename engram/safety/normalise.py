@@ -9,6 +9,7 @@ It is only matched against, never printed, so it may be lossy.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -64,15 +65,19 @@ def skeleton(folded: str) -> str:
     text = folded.lower()
     if text.isascii():
         return text.encode().translate(_ASCII_TABLE, _ASCII_DROP).decode()
+    # NFKD splits accents off as combining marks, which the final pass drops with every other
+    # non-letter.
     text = unicodedata.normalize("NFKD", text.translate(_RARE))
-    text = "".join(c for c in text if not unicodedata.combining(c))
     return _NOT_LETTER.sub("", text.translate(_LEET))
 
 
 def variants(skel: str, folded: str) -> tuple[str, ...]:
     """The skeleton as written, read backwards, in ROT13, and with its words in reverse order:
     the orderings an attacker uses so that no phrase reads forwards."""
-    words = skeleton(" ".join(reversed(folded.split()))) if " " in folded else skel
+    # Word order matters only when a verb of dismissal is there to be moved.
+    reorder = " " in folded and ("ignore" in skel or "disregard" in skel or "forget" in skel
+                                 or "bypass" in skel or "override" in skel)
+    words = skeleton(" ".join(reversed(folded.split()))) if reorder else skel
     return skel, skel[::-1], skel.translate(_ROT13), words
 
 
@@ -88,32 +93,42 @@ def _keys(word: str) -> set[str]:
     return {letters} | {letters[:i] + letters[i + 1 :] for i in range(len(letters))}
 
 
-_TYPO: dict[str, str] = {}
-for _group, _words in (("v", _VERBS), ("e", _EARLIER), ("n", _NOUNS)):
-    for _word in _words:
-        for _key in _keys(_word):
-            _TYPO.setdefault(_word[0] + _key, _group)
+_TYPO: dict[str, str] = {
+    word[0] + key: group
+    for group, words in (("n", _NOUNS), ("e", _EARLIER), ("v", _VERBS))
+    for word in words
+    for key in _keys(word)
+}
 _WORD = re.compile(r"[a-z]{4,}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _group(word: str) -> str:
+    if not 4 <= len(word) <= 14:
+        return ""
+    return next((_TYPO[word[0] + k] for k in _keys(word) if word[0] + k in _TYPO), "")
 
 
 def typo_override(low: str) -> bool:
     """A misspelt override ("ignroe all previus instrucitons"): a verb, then within three words
     a word for earlier, then within two a word for instructions, read through `_TYPO`. Correctly
-    spelt phrases are the phrase rules' job (with their exemptions), so one word must be a typo."""
-    marks, typos = [], []
-    for word in _WORD.findall(low):
-        group = "" if len(word) > 14 else next(
-            (_TYPO[word[0] + k] for k in _keys(word) if word[0] + k in _TYPO), "")
-        marks.append(group or ".")
-        typos.append(bool(group) and word not in _EXACT)
-    for m in _TYPO_SEQUENCE.finditer("".join(marks)):
-        if any(typos[m.start() : m.end()]):
-            return True
+    spelt phrases are the phrase rules' job (with their exemptions), so one word must be a typo.
+    Only words that could be the verb (first letter, length) are looked up until one is."""
+    words = _WORD.findall(low)
+    for at, word in enumerate(words):
+        if word[0] not in "idf" or not 5 <= len(word) <= 10 or _group(word) != "v":
+            continue
+        for e in range(at + 1, min(at + 4, len(words))):
+            if _group(words[e]) != "e":
+                continue
+            for n in range(e + 1, min(e + 3, len(words))):
+                if _group(words[n]) == "n" and any(
+                        w not in _EXACT for w in (word, words[e], words[n])):
+                    return True
     return False
 
 
 _EXACT = frozenset(_VERBS + _EARLIER + _NOUNS)
-_TYPO_SEQUENCE = re.compile(r"v.{0,2}e.?n")
 
 
 def may_override(skel: str) -> bool:

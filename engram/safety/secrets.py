@@ -233,12 +233,20 @@ def random_value(value: str) -> bool:
         return False
     if _HEX_VALUE_RE.fullmatch(value):
         return sum(c not in "-" for c in value) >= 16 and any(c.isalpha() for c in value)
-    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
+    if _DOTTED_NAME_RE.fullmatch(value):
+        return False  # `win32api.RegEnumKey`, `self.G2_node_order`
+    # Random base62 switches between upper case, lower case and digits at about every other
+    # character; names (`X25519PrivateKey`, `MLKEM768`) switch far less.
+    classes = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "s"
+               for c in value]
+    switches = sum(a != b for a, b in zip(classes, classes[1:], strict=False))
+    return ("u" in classes and "l" in classes and switches >= 0.4 * len(value)
             and _entropy(value) >= 3.5)
 
 
 _VALUE_RE = re.compile(r"[A-Za-z0-9_+/=~.-]+")
 _HEX_VALUE_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f-]+|[0-9A-F-]+")
+_DOTTED_NAME_RE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 # gitleaks' keyword-only formats: a random string whose only sign is the provider named in its
 # key, or a key ending in a word for a credential that the assignment rule leaves alone because
@@ -255,11 +263,12 @@ _PROVIDER_NAMES = (
 )
 _KEYWORD_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:[\w.-]{0,40}?(?:" + _PROVIDER_NAMES + r")[\w.-]{0,40}"
-    r"|[\w.-]{0,40}?(?:api|bearer|auth|[_.-]key|key))(?:[ \t]+[\w.-]+){0,4}?"
+    r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|[_.-]key|key))"
     r"[ \t'\"]{0,3}(?:=|:|=>|:=)[ \t'\"`=]{0,5}(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
     re.IGNORECASE,
 )
-_KEYWORD_GATE = re.compile(r"(?:" + _PROVIDER_NAMES + r"|api|bearer|auth|key)", re.IGNORECASE)
+_KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
+_VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
 # Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
 _SIGNED_URL_RE = re.compile(
@@ -267,15 +276,15 @@ _SIGNED_URL_RE = re.compile(
 )
 
 
-def may_name_provider(text: str) -> bool:
-    return bool(_KEYWORD_GATE.search(text)) or "sig=" in text or "Signature=" in text
-
-
 def keyword_secret(text: str) -> tuple[int, str] | None:
     """A random value under a provider's name or a credential-like key, or a signed URL."""
-    for m in _KEYWORD_RE.finditer(text):
-        if random_value(m.group("value").rstrip(".")):
-            return m.start(), "random value under a credential name"
+    # Values first (one cheap search; random ones are rare), then the key left of each.
+    for v in _VALUE_AFTER_RE.finditer(text):
+        if random_value(v.group(1).rstrip(".")):
+            head_start = max(0, v.start() - 120)
+            m = _KEYWORD_END_RE.search(text[head_start : v.end()])
+            if m:
+                return head_start + m.start(), "random value under a credential name"
     if "sig=" in text and "sv=" in text or "Signature=" in text and "Credential=" in text:
         signed = _SIGNED_URL_RE.search(text)
         if signed:
