@@ -390,7 +390,8 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         _exclude_named_clauses(scopes, scored, anchors)
     if gate and anchors and not path_only and route.judges_topic(
             anchors, lambda t: doc_freq[t] > 0):
-        most = max(1.0, route.specific_share(route.content_words(anchors)) * doc_count)
+        share = route.specific_share(route.content_words(anchors))
+        most = max(route.SPECIFIC_MIN, share * doc_count)
         _exclude_off_topic(scopes, scored, anchors, lambda t: 0 < doc_freq[t] <= most)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:

@@ -28,6 +28,9 @@ GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
 SPECIFIC_SHARE = 1 / 6
+# In a small workspace a word two memories share still picks out a topic: one in six of a
+# dozen memories, and never fewer.
+SPECIFIC_MIN = 2
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
 NAME_MAX_WORDS = 12
@@ -225,7 +228,7 @@ def specific_share(words: int) -> float:
 
     One in six for a task of up to NAME_MAX_WORDS content words. A longer query meets more
     memories by chance, so the share falls with its length, keeping the expected number of
-    chance hits per memory the same (in a small workspace one memory always is specific)."""
+    chance hits per memory the same (in a small workspace, see SPECIFIC_MIN)."""
     return SPECIFIC_SHARE * min(1.0, NAME_MAX_WORDS / words) if words else SPECIFIC_SHARE
 
 
