@@ -11,7 +11,7 @@ Parts:
 - tuning / heldout / heldout2: tests/fixtures/safety/corpus/<part>/*.txt, items written as
   `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out parts were written
   before the scanner was run on them (see PROVENANCE.md there).
-- memories: the project's routing fixtures (tests/fixtures/devset, tests/fixtures/bench), all
+- memories: the project's routing memories (bench/routing/memories, tests/fixtures/quality), all
   benign rule files in the styles real teams write.
 
 Run from the repository root. Exit status 1 if the legacy part disagrees with expected.json.
@@ -104,8 +104,8 @@ def report_items(part: str, items: list[Item], verbose: bool) -> tuple[int, int,
 
 
 def report_memories(verbose: bool) -> int:
-    paths = sorted((FIXTURES / "devset" / "memories").rglob("*.md"))
-    paths += sorted((FIXTURES / "bench" / "memories").rglob("*.md"))
+    paths = sorted((ROOT / "bench" / "routing" / "memories").rglob("*.md"))
+    paths += sorted((FIXTURES / "quality" / "memories").rglob("*.md"))
     withheld = []
     for path in paths:
         text = path.read_text("utf-8", errors="replace")

@@ -16,7 +16,7 @@ from engram.index import FIELDS, field_texts
 from engram.parse import negation_clauses, parse_memory
 from engram.rank import reference_bm25
 
-FIXTURE_MEMORIES = Path(__file__).parent / "fixtures" / "bench" / "memories"
+FIXTURE_MEMORIES = Path(__file__).parent / "fixtures" / "quality" / "memories"
 EMPTY = "engram: loaded 0 memory files / 0 total related memories\n"
 WEIGHTS = {"id": 3, "tags": 3, "directive": 3, "triggers": 2, "summary": 2, "body": 1}
 
@@ -26,7 +26,7 @@ def pack_ids(project: Path, query: str, *args: str) -> list[str]:
 
 
 def fixture_project(tmp_path: Path) -> Path:
-    """The bench fixture's twelve memories in a project of their own."""
+    """The quality fixture's twelve memories in a project of their own."""
     shutil.copytree(FIXTURE_MEMORIES, tmp_path / ".engram")
     return tmp_path
 
