@@ -12,9 +12,9 @@ Parts:
   as `=== <id> <kind or ->` then the memory text; `-` means benign; the family is the file's name
   and the id's first word. The held-out parts were written before the scanner was run on them (see
   PROVENANCE.md there).
-- memories: the routing fixtures (tests/fixtures/bench, and the public development set beside the
-  checkout, ../shared/bench/dev, or $ENGRAM_DEV_SET, when present), all benign rule files in the
-  styles real teams write.
+- memories: the project's routing memories (bench/routing/memories, tests/fixtures/quality) and
+  the public development set beside the checkout (../shared/bench/dev, or $ENGRAM_DEV_SET) when
+  present: all benign rule files in the styles real teams write.
 
 Run from the repository root. Exit status 1 if the legacy part disagrees with expected.json.
 """
@@ -108,8 +108,9 @@ def report_items(part: str, items: list[Item], verbose: bool) -> tuple[int, int,
 
 
 def report_memories(verbose: bool) -> int:
-    paths = sorted((DEV_SET / "memories").rglob("*.md"))
-    paths += sorted((FIXTURES / "bench" / "memories").rglob("*.md"))
+    paths = sorted((ROOT / "bench" / "routing" / "memories").rglob("*.md"))
+    paths += sorted((FIXTURES / "quality" / "memories").rglob("*.md"))
+    paths += sorted((DEV_SET / "memories").rglob("*.md"))
     withheld = []
     for path in paths:
         text = path.read_text("utf-8", errors="replace")

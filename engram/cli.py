@@ -346,8 +346,8 @@ def hooks_log(session: str | None, limit: int, workspace: str | None) -> None:
 def bench(cases: str, memories: str | None, limit: int | None, baseline: bool, as_json: bool,
           verbose: bool) -> None:
     """Routing quality on a cases file: recall, any-of, forbid, empty, order, tokens."""
-    from engram import bench as bench_mod
+    from engram import quality
 
-    report = bench_mod.run(cases, memories, limit=limit, baseline=baseline, verbose=verbose)
-    click.echo(bench_mod.to_json(report) if as_json else bench_mod.format_text(report, verbose),
+    report = quality.run(cases, memories, limit=limit, baseline=baseline, verbose=verbose)
+    click.echo(quality.to_json(report) if as_json else quality.format_text(report, verbose),
                nl=False)

@@ -325,7 +325,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
 
     With `need`, only candidates that can still reach the top `need` related memories get their
     record decoded and their multipliers applied (the rest stay unranked at the end, counted as
-    related but never shown): BM25, the gate, coverage and lifecycle, role and duplicate
+    related but never shown): BM25, the gate, the topic check and lifecycle, role and duplicate
     exclusions need no record, and no multiplier lifts a score by more than `_max_boost`.
     """
     weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
@@ -388,13 +388,11 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if anchors and not path_only:
         _exclude_named_clauses(scopes, scored, anchors)
-    if gate and anchors and not path_only:
-        seen = {t: idfs[t] for t in anchors if doc_freq[t] > 0}
-        once = [t for t in anchors if doc_freq[t] == 1]
-        info = route.information(anchors, seen, once, rank.idf(doc_count, 0))
-        if info is not None:
-            _exclude_uncovered(scopes, scored, info, anchors,
-                               lambda t: doc_freq[t] <= route.SPECIFIC_SHARE * doc_count)
+    if gate and anchors and not path_only and route.judges_topic(
+            anchors, lambda t: doc_freq[t] > 0):
+        share = route.specific_share(route.content_words(anchors))
+        most = max(route.SPECIFIC_MIN, share * doc_count)
+        _exclude_off_topic(scopes, scored, anchors, lambda t: 0 < doc_freq[t] <= most)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:
         top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, default_weights, weights,
@@ -610,27 +608,25 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[_Scored],
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 
 
-def _exclude_uncovered(scopes: Scopes, scored: list[_Scored], info: dict[str, float],
-                       query: tuple[str, ...], specific: Callable[[str], bool]) -> None:
-    """A query about an unknown topic, which no memory holds the majority of: only path matches
-    and the memories it names by their id, a tag or a trigger phrase may still load.
-
-    New nouns in a task are normal ("rename a dashboard"): what keeps a pack is evidence that
-    the memories are about the task, not the share of its words they happen to contain.
-    """
+def _exclude_off_topic(scopes: Scopes, scored: list[_Scored], query: tuple[str, ...],
+                       specific: Callable[[str], bool]) -> None:
+    """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
+    only path matches and the memories it names by their id, a tag or a trigger phrase may
+    still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
+    evidence that a memory is about the task, never the share of its words they contain."""
     live = [s for s in scored if s.excluded is None]
-    share = max((route.coverage([s.evidence], info) for s in live), default=0.0)
-    if share >= route.COVERAGE_MIN:
+    words = route.content_words(query)
+    if any(route.on_topic(s.evidence, specific, words) for s in live):
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
     _load_records(scopes, named)
     exempt = {id(s) for s in named if route.names_itself(s.rec.memory, query, specific)}
     for item in live:
-        if not item.evidence.path_match and id(item) not in exempt:
-            item.excluded = "coverage"
-            item.detail = (f"the best memory covers {share:.3f} of the query, under "
-                           f"{route.COVERAGE_MIN:g}, and the query does not name this one")
+        if id(item) not in exempt:
+            item.excluded = "off-topic"
+            item.detail = ("the query names what no memory holds, and no memory has specific "
+                           "evidence for it")
 
 
 def _mark_duplicates(scored: list[_Scored]) -> None:

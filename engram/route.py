@@ -25,12 +25,12 @@ STRONG_MASK = sum(((1 << _FIELD_BITS) - 1) << (FIELDS.index(name) * _FIELD_BITS)
 # A phrase of one compound word ("zero-downtime") also yields its parts; the parts decide.
 _COMPOUND = re.compile(r"[-_./:]")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
-# The best memory must hold at least half the query's information: more of the query inside
-# it than outside it (a 45-degree angle between the query and its projection).
-COVERAGE_MIN = 0.5
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
 SPECIFIC_SHARE = 1 / 6
+# In a small workspace a word two memories share still picks out a topic: one in six of a
+# dozen memories, and never fewer.
+SPECIFIC_MIN = 2
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
 NAME_MAX_WORDS = 12
@@ -192,46 +192,49 @@ def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | 
     return None
 
 
-def information(anchors: Sequence[str], idfs: Mapping[str, float], once: Iterable[str],
-                unseen_idf: float) -> dict[str, float] | None:
-    """Each anchor's component of the query's tf-idf vector, squared, when the query names
-    something no memory contains; None when coverage does not apply.
+def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
+    """Whether the zero-match rule applies: the query names something no memory contains (an
+    anchor no memory holds) and is long enough for one match not to be the whole of it.
 
-    `idfs` holds the anchors some memory contains, `once` those exactly one memory contains.
-    An anchor no memory contains names a topic the memories lack: its component is the largest
-    IDF the corpus can give, times two estimates of how surprising its absence is.
-    - The share of the query's anchors the corpus knows: when it knows most of them, the one
-      it has never seen stands out (a library nobody wrote about); when it knows few (a small
-      workspace, a chatty prompt), unknown words are the norm. Below half, coverage is not
-      judged at all.
-    - One minus the Good-Turing estimate of unseen mass over the query's known anchors (the
-      share of them that only one memory contains): where the words a query shares with the
-      memories are mostly one-offs, the memories' vocabulary is too thin for absence to mean
-      much.
     Short queries are trigger phrases ("push this live"): one real match is enough for them, as
-    in the gate, so they are never judged on coverage.
+    in the gate. A query whose every word some memory holds is about something the memories
+    discuss, and the gate decides alone.
     """
-    unseen = [a for a in anchors if a not in idfs]
-    known = 1.0 - len(unseen) / len(anchors) if anchors else 0.0
-    if len(anchors) < GATE_MIN_ANCHORS or not unseen or known <= COVERAGE_MIN:
-        return None
-    seen = [a for a in anchors if a in idfs]
-    singles = set(once).intersection(seen)
-    stable = 1.0 - len(singles) / len(seen)
-    out = {a: idfs[a] ** 2 for a in seen}
-    out.update((a, (unseen_idf * known * stable) ** 2) for a in unseen)
-    return out
+    return len(anchors) >= GATE_MIN_ANCHORS and not all(known(a) for a in anchors)
 
 
-def coverage(evidence: Iterable[Evidence], info: Mapping[str, float]) -> float:
-    """Share of the query's information (squared tf-idf norm) held by the memories' matches.
+def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
+    """Whether a memory's evidence says it is about the query's task: a path match, or specific
+    words (rare in the corpus: a high IDF) where the memory states its topic.
 
-    It is the squared cosine between the query vector and its projection onto the terms the
-    memories match: 1/2 means they hold as much of the query as the query has left outside them.
+    In a task of up to NAME_MAX_WORDS content words, one specific word in the memory's id, tags,
+    triggers, summary or directive is enough, or two specific words anywhere ("slot" and
+    "cancel" in the appointments rule's body). In a long description, one familiar word in a
+    field is an aside ("... in Python applications"): it takes two. Common words ("add",
+    "write", "set") are no evidence, however many fields hold them; neither are the words no
+    memory holds, which is why new nouns around a real match never empty a pack.
     """
-    total = sum(info.values())
-    matched = {t for ev in evidence for t in ev.tf}
-    return sum(info.get(t, 0.0) for t in matched) / total if total > 0 else 0.0
+    if ev.path_match:
+        return True
+    simple = [t for t in ev.tf if not _COMPOUND.search(t) and specific(t)]
+    stated = [t for t in simple if ev.fields[t] != ("body",)]
+    if words > NAME_MAX_WORDS:
+        return len(stated) >= 2
+    return bool(stated) or len(simple) >= 2
+
+
+def specific_share(words: int) -> float:
+    """The largest share of the memories a word may be in and still be evidence of a topic.
+
+    One in six for a task of up to NAME_MAX_WORDS content words. A longer query meets more
+    memories by chance, so the share falls with its length, keeping the expected number of
+    chance hits per memory the same (in a small workspace, see SPECIFIC_MIN)."""
+    return SPECIFIC_SHARE * min(1.0, NAME_MAX_WORDS / words) if words else SPECIFIC_SHARE
+
+
+def content_words(query: Sequence[str]) -> int:
+    """The query's content words: a compound ("zero-downtime") counts by its parts."""
+    return sum(1 for t in query if not _COMPOUND.search(t))
 
 
 def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> bool:
@@ -240,7 +243,7 @@ def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str],
     one word must also be `specific` ("code" or "design" as a tag names half a corpus) in a
     prompt short enough for it to be the subject."""
     words = [t for t in query if not _COMPOUND.search(t)]
-    short = len(words) <= NAME_MAX_WORDS
+    short = content_words(query) <= NAME_MAX_WORDS
     for phrase in (memory.id, *memory.tags, *memory.triggers):
         terms = phrase_terms(phrase)
         simple = [t for t in terms if not _COMPOUND.search(t)] or list(terms)

@@ -28,7 +28,7 @@ OVERALL = "overall"
 BASELINE_EXPAND_TOP = 3  # the baseline pack renders like a default pack: 3 bodies, then cards
 
 
-class BenchError(EngramError):
+class QualityError(EngramError):
     """The cases file or the memories folder cannot be read as a routing benchmark."""
 
 
@@ -102,7 +102,7 @@ class Figures:
 
 
 @dataclass(frozen=True)
-class BenchResult:
+class QualityResult:
     scorer: str  # ENGRAM | BM25
     limit: int
     memory_count: int
@@ -118,9 +118,9 @@ class BenchResult:
 
 
 @dataclass(frozen=True)
-class BenchReport:
-    engram: BenchResult
-    baseline: BenchResult | None = None
+class QualityReport:
+    engram: QualityResult
+    baseline: QualityResult | None = None
     cases_path: str = ""
     memories_path: str = ""
 
@@ -130,14 +130,14 @@ def read_cases(path: Path) -> list[Case]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise BenchError(f"{path}: cannot read the cases file: {exc}") from exc
+        raise QualityError(f"{path}: cannot read the cases file: {exc}") from exc
     raw = data.get("cases") if isinstance(data, dict) else data
     if not isinstance(raw, list):
-        raise BenchError(f"{path}: expected {{\"cases\": [...]}} or a list of cases")
+        raise QualityError(f"{path}: expected {{\"cases\": [...]}} or a list of cases")
     cases: list[Case] = []
     for n, item in enumerate(raw, start=1):
         if not isinstance(item, dict) or not isinstance(item.get("query", ""), str):
-            raise BenchError(f"{path}: case {n}: expected an object with a string `query`")
+            raise QualityError(f"{path}: case {n}: expected an object with a string `query`")
         group_max = item.get("max_from_group")
         cases.append(Case(
             id=str(item.get("id") or f"case-{n}"),
@@ -156,20 +156,20 @@ def read_cases(path: Path) -> list[Case]:
 def _ids(path: Path, n: int, item: dict[str, Any], key: str) -> tuple[str, ...]:
     value = item.get(key) or []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BenchError(f"{path}: case {n}: {key}: expected a list of strings")
+        raise QualityError(f"{path}: case {n}: {key}: expected a list of strings")
     return tuple(value)
 
 
 @contextmanager
-def bench_workspace(memories: Path) -> Iterator[Path]:
+def scratch_project(memories: Path) -> Iterator[Path]:
     """A throwaway project whose `.engram/` holds copies of the folder's `*.md` files.
 
     Copies, not symlinks: discovery rightly refuses symlinks that leave the scope root.
     """
     files = sorted(memories.glob("*.md"))
     if not files:
-        raise BenchError(f"{memories}: no *.md memory files")
-    with tempfile.TemporaryDirectory(prefix="engram-bench-") as tmp:
+        raise QualityError(f"{memories}: no *.md memory files")
+    with tempfile.TemporaryDirectory(prefix="engram-quality-") as tmp:
         scope = Path(tmp) / SCOPE_DIRNAME
         scope.mkdir()
         for src in files:
@@ -251,18 +251,18 @@ def figures(category: str, results: Sequence[CaseResult]) -> Figures:
 
 
 def _summarise(scorer: str, limit: int, memory_count: int,
-               results: list[CaseResult]) -> BenchResult:
+               results: list[CaseResult]) -> QualityResult:
     by_category: dict[str, list[CaseResult]] = {}
     for result in results:
         by_category.setdefault(result.case.category, []).append(result)
     rows = [figures(name, by_category[name]) for name in sorted(by_category)]
     rows.append(figures(OVERALL, results))
-    return BenchResult(scorer, limit, memory_count, tuple(results), tuple(rows))
+    return QualityResult(scorer, limit, memory_count, tuple(results), tuple(rows))
 
 
 # -- running ----------------------------------------------------------------------------------
 def run(cases_path: str | Path, memories: str | Path | None = None, limit: int | None = None,
-        baseline: bool = False, verbose: bool = False) -> BenchReport:
+        baseline: bool = False, verbose: bool = False) -> QualityReport:
     """`engram bench`: every case through the real pipeline against a copy of the memories.
 
     `memories` defaults to `memories/` beside the cases file; `limit` to the config's pack size
@@ -271,13 +271,13 @@ def run(cases_path: str | Path, memories: str | Path | None = None, limit: int |
     cases_file = Path(cases_path)
     folder = Path(memories) if memories is not None else cases_file.parent / "memories"
     if not folder.is_dir():
-        raise BenchError(f"{folder}: not a folder of memories (use --memories DIR)")
+        raise QualityError(f"{folder}: not a folder of memories (use --memories DIR)")
     cases = read_cases(cases_file)
-    with bench_workspace(folder) as project:
+    with scratch_project(folder) as project:
         graph = _graph(project)
         engram_result = _run_engram(cases, project, limit, verbose, graph)
         base = _run_baseline(cases, project, engram_result.limit, graph) if baseline else None
-    return BenchReport(engram_result, base, str(cases_file), str(folder))
+    return QualityReport(engram_result, base, str(cases_file), str(folder))
 
 
 def _graph(project: Path) -> dict[str, tuple[str, ...]]:
@@ -289,7 +289,7 @@ def _graph(project: Path) -> dict[str, tuple[str, ...]]:
 
 
 def _run_engram(cases: list[Case], project: Path, limit: int | None,
-                verbose: bool, graph: Mapping[str, Sequence[str]]) -> BenchResult:
+                verbose: bool, graph: Mapping[str, Sequence[str]]) -> QualityResult:
     from engram import pipeline, report
     from engram.render import estimate_tokens, render_pack
 
@@ -360,7 +360,7 @@ def baseline_document(memory: Memory, weights: dict[str, float]) -> list[str]:
 
 
 def _run_baseline(cases: list[Case], project: Path, limit: int,
-                  graph: Mapping[str, Sequence[str]]) -> BenchResult:
+                  graph: Mapping[str, Sequence[str]]) -> QualityResult:
     from engram import pipeline, rank
     from engram.render import check_printable, estimate_tokens, render_pack
     from engram.tokenize import anchors
@@ -391,7 +391,7 @@ def _cell(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def format_text(report: BenchReport, verbose: bool = False) -> str:
+def format_text(report: QualityReport, verbose: bool = False) -> str:
     results = [report.engram] + ([report.baseline] if report.baseline else [])
     head = report.engram
     lines = [f"cases: {report.cases_path}  memories: {report.memories_path} "
@@ -437,8 +437,8 @@ def _failure_lines(result: CaseResult, verbose: bool) -> list[str]:
     return lines
 
 
-def to_json(report: BenchReport) -> str:
-    def result_doc(result: BenchResult) -> dict[str, Any]:
+def to_json(report: QualityReport) -> str:
+    def result_doc(result: QualityResult) -> dict[str, Any]:
         return {
             "scorer": result.scorer, "limit": result.limit, "memories": result.memory_count,
             "figures": [vars(f) for f in result.figures],

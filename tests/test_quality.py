@@ -10,22 +10,22 @@ from pathlib import Path
 import pytest
 from cli_helpers import dev_set, ok, run
 
-from engram import bench
+from engram import quality
 
-FIXTURE = Path(__file__).parent / "fixtures" / "bench"
+FIXTURE = Path(__file__).parent / "fixtures" / "quality"
 CASES = FIXTURE / "cases.json"
 
 
 @pytest.fixture(scope="module")
-def report() -> bench.BenchReport:
-    return bench.run(CASES, baseline=True)
+def report() -> quality.QualityReport:
+    return quality.run(CASES, baseline=True)
 
 
-def by_category(result: bench.BenchResult) -> dict[str, bench.Figures]:
+def by_category(result: quality.QualityResult) -> dict[str, quality.Figures]:
     return {f.category: f for f in result.figures}
 
 
-def test_every_routing_behaviour_scores_as_designed(report: bench.BenchReport) -> None:
+def test_every_routing_behaviour_scores_as_designed(report: quality.QualityReport) -> None:
     figures = by_category(report.engram)
     assert report.engram.memory_count == 12
     assert report.engram.limit == 8
@@ -40,9 +40,9 @@ def test_every_routing_behaviour_scores_as_designed(report: bench.BenchReport) -
     assert figures["zero-match"].median_tokens == 15  # the count line alone
 
 
-def test_overall_figures_average_the_cases_that_judge_each(report: bench.BenchReport) -> None:
+def test_overall_figures_average_the_cases_that_judge_each(report: quality.QualityReport) -> None:
     overall = report.engram.overall
-    assert overall.category == bench.OVERALL
+    assert overall.category == quality.OVERALL
     assert overall.cases == 9
     # Seven cases carry `expect`; the deliberate miss scores 0, the rest 1.
     assert overall.recall == pytest.approx(6 / 7)
@@ -52,21 +52,22 @@ def test_overall_figures_average_the_cases_that_judge_each(report: bench.BenchRe
     assert overall.order == 1.0
 
 
-def test_a_failing_case_says_why_each_expected_id_is_missing(report: bench.BenchReport) -> None:
+def test_a_failing_case_says_why_each_expected_id_is_missing(report: quality.QualityReport) -> None:
     failing = report.engram.failing()
     assert [r.case.id for r in failing] == ["fx-miss-001"]
     assert failing[0].misses == (("code-review", "not a candidate (no anchor or path in common)"),)
 
 
-def test_pack_order_puts_the_prerequisite_first(report: bench.BenchReport) -> None:
+def test_pack_order_puts_the_prerequisite_first(report: quality.QualityReport) -> None:
     case = next(r for r in report.engram.cases if r.case.id == "fx-dep-001")
     assert case.pack.index("release-checklist") < case.pack.index("deploy-production")
 
 
-def test_the_baseline_is_plain_bm25_and_falls_into_every_trap(report: bench.BenchReport) -> None:
+def test_the_baseline_is_plain_bm25_and_falls_into_every_trap(
+        report: quality.QualityReport) -> None:
     assert report.baseline is not None
     figures = by_category(report.baseline)
-    assert report.baseline.scorer == bench.BM25
+    assert report.baseline.scorer == quality.BM25
     assert figures["negation"].forbid_rate == 1.0  # the clause is a lexical trap
     assert figures["zero-match"].empty_rate == 0.0  # BM25 always finds some overlap
     assert figures["duplicate"].any == 0.0  # both copies, over max_from_group
@@ -98,7 +99,7 @@ def test_cli_json_and_verbose(tmp_path: Path) -> None:
 def test_limit_and_an_explicit_memories_folder(tmp_path: Path) -> None:
     shutil.copytree(FIXTURE / "memories", tmp_path / "mems")
     (tmp_path / "cases.json").write_text(CASES.read_text(encoding="utf-8"), encoding="utf-8")
-    result = bench.run(tmp_path / "cases.json", tmp_path / "mems", limit=1).engram
+    result = quality.run(tmp_path / "cases.json", tmp_path / "mems", limit=1).engram
     dep = next(r for r in result.cases if r.case.id == "fx-dep-001")
     assert result.limit == 1
     assert len(dep.pack) <= 1 and dep.order_ok is False  # no room for the pair
@@ -114,46 +115,47 @@ def test_a_missing_memories_folder_is_a_clear_error(tmp_path: Path) -> None:
 def test_a_malformed_case_names_its_position(tmp_path: Path) -> None:
     (tmp_path / "cases.json").write_text('{"cases": [{"query": "x", "expect": "a"}]}',
                                          encoding="utf-8")
-    with pytest.raises(bench.BenchError, match=r"case 1: expect: expected a list of strings"):
-        bench.read_cases(tmp_path / "cases.json")
+    with pytest.raises(quality.QualityError, match=r"case 1: expect: expected a list of strings"):
+        quality.read_cases(tmp_path / "cases.json")
 
 
 # -- judging, case by case ------------------------------------------------------------------------
-def case(**fields: object) -> bench.Case:
+def case(**fields: object) -> quality.Case:
     base: dict[str, object] = {"id": "c", "category": "x", "query": "q"}
-    return bench.Case(**(base | fields))  # type: ignore[arg-type]
+    return quality.Case(**(base | fields))  # type: ignore[arg-type]
 
 
 def test_any_of_needs_one_and_at_most_max_from_group() -> None:
     group = case(expect_any=("a", "b"), max_from_group=1)
-    assert bench.judge(group, ["a", "z"], 1).any_ok is True
-    assert bench.judge(group, ["a", "b"], 1).any_ok is False
-    assert bench.judge(group, ["z"], 1).any_ok is False
-    assert bench.judge(case(expect_any=("a", "b")), ["a", "b"], 1).any_ok is True
+    assert quality.judge(group, ["a", "z"], 1).any_ok is True
+    assert quality.judge(group, ["a", "b"], 1).any_ok is False
+    assert quality.judge(group, ["z"], 1).any_ok is False
+    assert quality.judge(case(expect_any=("a", "b")), ["a", "b"], 1).any_ok is True
 
 
 def test_order_accepts_alternatives_but_not_a_late_or_missing_prerequisite() -> None:
     chain = case(expect=("dep", "pre"), depends_on=("pre",))
-    assert bench.judge(chain, ["pre", "dep"], 1).order_ok is True
-    assert bench.judge(chain, ["dep", "pre"], 1).order_ok is False
-    assert bench.judge(chain, ["dep"], 1).order_ok is False
+    assert quality.judge(chain, ["pre", "dep"], 1).order_ok is True
+    assert quality.judge(chain, ["dep", "pre"], 1).order_ok is False
+    assert quality.judge(chain, ["dep"], 1).order_ok is False
     either = case(expect=("dep",), expect_any=("p1", "p2"), depends_on=("p1", "p2"))
-    assert bench.judge(either, ["p2", "dep"], 1).order_ok is True
-    assert bench.judge(either, ["dep", "p2"], 1).order_ok is False
+    assert quality.judge(either, ["p2", "dep"], 1).order_ok is True
+    assert quality.judge(either, ["dep", "p2"], 1).order_ok is False
 
 
 def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
     zero = case(category="zero-match")
-    assert bench.judge(zero, [], 15).empty_ok is True
-    assert bench.judge(zero, ["a"], 15).passed is False
-    assert bench.judge(case(expect=("a", "b")), ["b"], 1).recall == 0.5
-    assert bench.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)
+    assert quality.judge(zero, [], 15).empty_ok is True
+    assert quality.judge(zero, ["a"], 15).passed is False
+    assert quality.judge(case(expect=("a", "b")), ["b"], 1).recall == 0.5
+    assert quality.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)
 
 
+@pytest.mark.slow  # the development set, whole
 def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
     # The public development set (../shared/bench/dev): routing stays where it is (one
     # trigger-phrase case shares no word with its memory) and far above plain BM25.
-    result = bench.run(dev_set() / "cases.json", baseline=True)
+    result = quality.run(dev_set() / "cases.json", baseline=True)
     overall, plain = result.engram.overall, result.baseline.overall if result.baseline else None
     assert result.engram.memory_count == 141 and overall.cases == 55
     assert overall.recall is not None and overall.recall >= 0.95
@@ -164,25 +166,26 @@ def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
 
 
 def test_body_precision_counts_bodies_neither_expected_nor_acceptable() -> None:
-    judged = bench.judge(case(expect=("a",), acceptable=("b",), depends_on=("p",)),
+    judged = quality.judge(case(expect=("a",), acceptable=("b",), depends_on=("p",)),
                          ["p", "a", "b", "c"], 1, bodies=["a", "b", "c"])
     assert judged.noise == ("c",)
-    empty = bench.judge(case(category="zero-match"), ["x"], 1, bodies=["x"])
+    empty = quality.judge(case(category="zero-match"), ["x"], 1, bodies=["x"])
     assert empty.noise == ("x",)  # nothing applies to a zero-match prompt
-    unjudged = bench.judge(case(forbid=("f",)), ["x"], 1, bodies=["x"])
+    unjudged = quality.judge(case(forbid=("f",)), ["x"], 1, bodies=["x"])
     assert unjudged.noise == ()  # a case without expectations judges no body
-    fig = bench.figures("overall", [judged, empty, unjudged])
+    fig = quality.figures("overall", [judged, empty, unjudged])
     assert fig.body_precision == pytest.approx(2 / 4)
 
 
 OUR_SET = Path(__file__).parent.parent / "bench" / "routing"
 
 
+@pytest.mark.slow  # our routing set, whole
 def test_our_routing_set_scores_at_least_what_docs_routing_md_says(
         own_stem_cache: None) -> None:
     # Our own set (bench/routing, hand-judged prompts): a floor under the figures in
     # docs/routing.md, so a routing change that loses them fails here first.
-    result = bench.run(OUR_SET / "cases.json", baseline=True)
+    result = quality.run(OUR_SET / "cases.json", baseline=True)
     overall = result.engram.overall
     assert result.engram.memory_count == 47 and overall.cases == 58
     assert overall.recall is not None and overall.recall >= 0.85
