@@ -5,6 +5,9 @@ withholds that it should print, per family. docs/safety.md quotes its output.
     python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
                                                    # heldout3, memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
+    python bench/safety_report.py --outside DIR... # only: scan every *.md/*.rst/*.txt/*.py under
+                                                   # 200 kB in DIRs as a memory (false positives
+                                                   # outside the corpus, and the cost per line)
 
 Parts:
 - legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
@@ -146,11 +149,35 @@ def report_legacy(verbose: bool) -> int:
     return len(wrong)
 
 
+def report_outside(roots: list[Path]) -> int:
+    import time
+
+    files = sorted({f for root in roots for pattern in ("*.md", "*.rst", "*.txt", "*.py")
+                    for f in root.rglob(pattern) if f.is_file() and f.stat().st_size < 200_000})
+    withheld, lines, started = [], 0, time.process_time()
+    for path in files:
+        text = path.read_text("utf-8", errors="replace").splitlines()
+        lines += len(text)
+        hits = sorted({f"{f.kind}: {f.detail} (line {f.line})"
+                       for f in scan(enumerate(text, start=1)).findings})
+        if hits:
+            withheld.append(f"  {path}: {'; '.join(hits[:3])}")
+    spent = time.process_time() - started
+    print(f"## outside: {len(files)} files, {lines} lines; withheld: {len(withheld)};"
+          f" {1e6 * spent / max(lines, 1):.1f} us of CPU a line")
+    print("\n".join(withheld))
+    return len(withheld)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=("all", "legacy", *PARTS, "memories"), default="all")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--outside", nargs="+", type=Path, default=None, metavar="DIR")
     args = parser.parse_args()
+    if args.outside:
+        report_outside(args.outside)
+        return 0
     status = 0
     if args.part in ("all", "legacy"):
         status = 1 if report_legacy(args.verbose) else 0
