@@ -83,7 +83,7 @@ class Memory:
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "9d01d20c16ac"
+SCANNER_VERSION = "b7f25875be56"
 
 
 @record

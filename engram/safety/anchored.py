@@ -96,7 +96,8 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
         r"(?:policies|restrictions|filters|content\s+policy|safety\s+(?:rules|guidelines)"
         r"|ethical\s+guidelines|guardrails|(?:prior|previous)\s+(?:configuration|instructions"
         r"|rules|programming|policies|restrictions))\b(?!\s+(?:on|for|in|when|about|regarding)\b)"
-        r"|\b(?:an?\s+)?(?:ai|model|assistant|chatbot|llm)\s+(?:without|with\s+no|free\s+(?:of|from))"
+        r"|\ban?\s+(?:[\w-]+\s+){0,3}?(?:ai|model|assistant|chatbot|llm)\s+(?:without|with\s+no"
+        r"|free\s+(?:of|from))"
         r"\s+(?:any\s+)?(?:filters|guidelines|restrictions|limits|ethics|ethical|morals|safety"
         r"|content\s+polic(?:y|ies)|censorship)\b"
         r"|\b(?:with|has|have|having)\s+no\s+(?:ethical|moral|safety)\s+(?:guidelines|restrictions"
@@ -105,7 +106,7 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
         ("between us", "between you and me", "between ourselves"),
         "hide from the user",
-        r"\bkeep\s+(?:this|it|that)\s+between\s+(?:us|you\s+and\s+me|ourselves)\b",
+        r"\bkeep\s+(?:this|it|that)\s+between\s+(?:us|you\s+and\s+me|ourselves)\b(?!\s+and\b)",
     ),
     (
         ("from the user", "from the human", "from the developer", "from the operator",
@@ -133,9 +134,11 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
         (" notice", "find out", "realis", "realiz", "suspect", " spot"),
         "hide from the user",
-        r"\b(?:make\s+sure|ensure|so\s+that)\s+(?:the\s+)?(?:user|developer|human|reviewer"
-        r"|operator|maintainer)s?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not"
-        r"|never|can'?t|cannot)\s+(?:notice|find\s+out|realis|realiz|suspect|spot)",
+        # The person running the agent, not an app's users ("make sure users don't notice the
+        # migration" is ordinary deployment advice).
+        r"\b(?:make\s+sure|ensure|so\s+that)\s+the\s+(?:developer|human|reviewer|operator"
+        r"|maintainer)\s+(?:doesn'?t|does\s+not|won'?t|will\s+not|never|can'?t|cannot)\s+"
+        r"(?:notice|find\s+out|realis|realiz|suspect|spot)",
     ),
     (
         ("omit", "leave out", "exclude", "strip"),

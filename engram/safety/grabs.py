@@ -34,11 +34,10 @@ _TO_THE_MODEL = re.compile(
 )
 _ASKS = re.compile(
     r"\b(?:disregard|ignore|forget|bypass|skip|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
-    r"(?:[\w-]+\s+)?(?:rules|guidelines|instructions|policies|guardrails|restrictions|checks"
-    r"|tests|review|hooks)\b"
+    r"(?:[\w-]+\s+)?(?:rules|guidelines|instructions|policies|guardrails|restrictions|safety)\b"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:tests|review|checks|ci|approval"
     r"|confirmation)\b"
-    r"|\b(?:append|add|send|upload|copy|print|read|include|write|post|paste|push|commit|share"
+    r"|\b(?:append|add|send|upload|copy|print|include|write|post|paste|push|commit|share"
     r"|email)\b[^.;\n]{0,60}?(?:\.ssh|authorized_keys|\.aws|\.env\b|credentials|secrets?\b"
     r"|tokens?\b|api\s+keys?|passwords?)"
     r"|\bpre-?approved\b|\bapprove\s+(?:this|the)\s+(?:pr|pull\s+request|change)"

@@ -91,7 +91,13 @@ _EARLIER_RE = re.compile("|".join(re.escape(w) for w in _EARLIER))
 _WINDOW = 90
 # A clause ends at sentence punctuation followed by a space (".env" is not an end) or at CJK,
 # Devanagari, Arabic-script and Greek full stops and semicolons.
-_CLAUSE_END = re.compile(r"[.;!?:](?=\s|$)|[。；！？।۔؛·]")
+_CLAUSE_END = re.compile(
+    r"[.;!?:](?=\s|$)|[。；！？।۔؛·，、]"
+    # ", but ...": the dismissal is over ("ignore the generated files, but every earlier rule
+    # still applies").
+    r"|,\s*(?:but|aber|pero|mais|ma|mas|maar|ale|ama|men|mutta|но|але|αλλά|dar|ali|lakini"
+    r"|tetapi|tapi|ngunit|nhưng|لكن|אבל|لیکن|แต่|men|dog|mais|però)\b"
+)
 
 
 def _ascii_noun(low: str) -> bool:

@@ -220,7 +220,28 @@ def random_body(body: str) -> bool:
     core = body.replace("_", "").replace("-", "")
     return (len(core) >= 30 and not _FAKE_RE.search(body)
             and any(c.isupper() for c in core) and any(c.islower() for c in core)
-            and sum(c.isdigit() for c in core) >= 2 and _entropy(core) >= 4.0)
+            and sum(c.isdigit() for c in core) >= 2 and _entropy(core) >= 4.0
+            and not _wordy(core))
+
+
+def _wordy(value: str) -> bool:
+    """Mostly pronounceable words (`ShouldReturnUserWhenIdIs42`): over 60% of the characters sit
+    in a run of two or more lower-case letters with a vowel. A random base62 string does so
+    under 0.2% of the time."""
+    words = sum(len(m.group()) for m in _WORD_RE.finditer(value) if _VOWEL_RE.search(m.group()))
+    return words > 0.6 * len(value)
+
+
+_WORD_RE = re.compile(r"[A-Z]?[a-z]{2,}")
+_VOWEL_RE = re.compile(r"[aeiouy]")
+
+
+def _switches(value: str) -> int:
+    """How often the character class (upper, lower, digit, other) changes: random base62 changes
+    at about every other character, CamelCase names and words far less often."""
+    classes = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "s"
+               for c in value]
+    return sum(a != b for a, b in zip(classes, classes[1:], strict=False))
 
 
 def random_value(value: str) -> bool:
@@ -235,13 +256,10 @@ def random_value(value: str) -> bool:
         return sum(c not in "-" for c in value) >= 16 and any(c.isalpha() for c in value)
     if _DOTTED_NAME_RE.fullmatch(value):
         return False  # `win32api.RegEnumKey`, `self.G2_node_order`
-    # Random base62 switches between upper case, lower case and digits at about every other
-    # character; names (`X25519PrivateKey`, `MLKEM768`) switch far less.
-    classes = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "s"
-               for c in value]
-    switches = sum(a != b for a, b in zip(classes, classes[1:], strict=False))
-    return ("u" in classes and "l" in classes and switches >= 0.4 * len(value)
-            and _entropy(value) >= 3.5)
+    # Names (`X25519PrivateKey`, `MLKEM768`) switch class far less often than random base62.
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
+            and _switches(value) >= 0.4 * len(value) and _entropy(value) >= 3.5
+            and not _wordy(value))
 
 
 _VALUE_RE = re.compile(r"[A-Za-z0-9_+/=~.-]+")
@@ -268,6 +286,8 @@ _KEYWORD_RE = re.compile(
     re.IGNORECASE,
 )
 _KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
+_UUID_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
+_PROVIDER_RE = re.compile(_PROVIDER_NAMES, re.IGNORECASE)
 _VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
 # Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
@@ -280,10 +300,14 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
     """A random value under a provider's name or a credential-like key, or a signed URL."""
     # Values first (one cheap search; random ones are rare), then the key left of each.
     for v in _VALUE_AFTER_RE.finditer(text):
-        if random_value(v.group(1).rstrip(".")):
+        value = v.group(1).rstrip(".")
+        if random_value(value):
             head_start = max(0, v.start() - 120)
             m = _KEYWORD_END_RE.search(text[head_start : v.end()])
-            if m:
+            # A UUID is an id (`idempotency_key: ...`) unless a provider that issues UUID keys
+            # is named (Heroku, Snyk, LaunchDarkly's `sdk-...`).
+            if m and (not _UUID_RE.fullmatch(value)
+                      or _PROVIDER_RE.search(text[head_start + m.start() : v.start()])):
                 return head_start + m.start(), "random value under a credential name"
     if "sig=" in text and "sv=" in text or "Signature=" in text and "Credential=" in text:
         signed = _SIGNED_URL_RE.search(text)
