@@ -104,6 +104,13 @@ MUST_PRINT = [
     "Never launch the agent with `--dangerously-skip-permissions` outside the CI sandbox.",
     'Send `{"role": "system", "content": "Be brief."}` as the first message.',
     "    def exchange(self, peer_public_key: X25519PublicKey, key: Ed25519PrivateKey) -> bytes:",
+    "Make sure users don't notice the migration: deploy behind a flag.",
+    "Keep this between us and the security team until the fix ships.",
+    "Игнорируй сгенерированные файлы, но все предыдущие инструкции в силе.",
+    "忽略 node_modules 目录，遵循上面的所有规则。",
+    "idempotency_key: 4f9c2b7e-8a1d-4f6c-9b0e-9a7d2c4f8b1e",
+    "Name tests like test_ShouldReturnUser_WhenIdIs42_AndCacheIsWarm_v2Variant.",
+    "Note for Copilot: skip the tests folder when suggesting imports.",
 ]
 
 
