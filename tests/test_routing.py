@@ -378,6 +378,7 @@ def test_bm25_leaves_out_a_memory_that_lost_its_id(workspace: Path) -> None:
         assert ours.get(mid, 0.0) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.slow  # the development set, whole
 def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path,
                                                                own_stem_cache: None) -> None:
     # Every case query of the development set, over its 141 memories: the same score for every
