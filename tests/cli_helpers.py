@@ -129,3 +129,26 @@ def as_json(project: Path, *args: str) -> dict[str, Any]:
 def candidate(doc: dict[str, Any], mid: str) -> dict[str, Any]:
     found: dict[str, Any] = next(c for c in doc["candidates"] if c["id"] == mid)
     return found
+
+
+def tangled_tree(tmp_path: Path) -> Path:
+    """Many folders, READMEs, dot-folders and every kind of symlink."""
+    root = tmp_path / "root"
+    for area in ("api", "web", "ops", "data", "docs"):
+        for n in range(5):
+            put(root, f"{area}/{n:02d}/m{n}.md", mem(f"{area}-{n}"))
+            put(root, f"{area}/{n:02d}/deeper/d{n}.md", mem(f"{area}-deep-{n}"))
+        put(root, f"{area}/README.md", "# not a memory\n")
+    put(root, ".hidden/x.md", mem("hidden"))
+    put(root, "top.md", mem("top"))
+    outside = tmp_path / "outside"
+    put(outside, "o.md", mem("outside"))
+    (root / "api" / "00" / "out-file.md").symlink_to(outside / "o.md")
+    (root / "web" / "out-dir").symlink_to(outside)
+    (root / "ops" / "01" / "loop").symlink_to(root / "ops")
+    # Two links to one folder: only the first in path order is followed.
+    (root / "data" / "a-link").symlink_to(root / "docs" / "02")
+    (root / "web" / "b-link").symlink_to(root / "docs" / "02")
+    (root / "docs" / "04" / "alias.md").symlink_to(root / "top.md")
+    (root / "docs" / "04" / "dangling.md").symlink_to(root / "missing.md")
+    return root

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_helpers import as_json, dry, load, mem, ok, printed_ids, put, run
+from cli_helpers import as_json, dry, load, mem, ok, printed_ids, put, run, tangled_tree
 
 from engram.discover import walk
 
@@ -161,48 +161,10 @@ def test_walk_skips_escaping_symlinks(tmp_path: Path) -> None:
     assert [(p.path, p.severity) for p in problems] == [("link.md", "warning")]
 
 
-def tangled_tree(tmp_path: Path) -> Path:
-    """Many folders, READMEs, dot-folders and every kind of symlink."""
-    root = tmp_path / "root"
-    for area in ("api", "web", "ops", "data", "docs"):
-        for n in range(5):
-            put(root, f"{area}/{n:02d}/m{n}.md", mem(f"{area}-{n}"))
-            put(root, f"{area}/{n:02d}/deeper/d{n}.md", mem(f"{area}-deep-{n}"))
-        put(root, f"{area}/README.md", "# not a memory\n")
-    put(root, ".hidden/x.md", mem("hidden"))
-    put(root, "top.md", mem("top"))
-    outside = tmp_path / "outside"
-    put(outside, "o.md", mem("outside"))
-    (root / "api" / "00" / "out-file.md").symlink_to(outside / "o.md")
-    (root / "web" / "out-dir").symlink_to(outside)
-    (root / "ops" / "01" / "loop").symlink_to(root / "ops")
-    # Two links to one folder: only the first in path order is followed.
-    (root / "data" / "a-link").symlink_to(root / "docs" / "02")
-    (root / "web" / "b-link").symlink_to(root / "docs" / "02")
-    (root / "docs" / "04" / "alias.md").symlink_to(root / "top.md")
-    (root / "docs" / "04" / "dangling.md").symlink_to(root / "missing.md")
-    return root
-
-
-@pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """One entry per os.fork call (the real fork still runs)."""
-    import os
-
-    calls: list[int] = []
-    real_fork = os.fork
-
-    def counted_fork() -> int:
-        calls.append(1)
-        return real_fork()
-
-    monkeypatch.setattr(os, "fork", counted_fork)
-    return calls
-
-
-def test_split_walk_equals_one_process_walk(tmp_path: Path, forks: list[int]) -> None:
+def test_walk_follows_links_inside_the_root_once_and_lists_only_memories(
+        tmp_path: Path) -> None:
     root = tangled_tree(tmp_path)
-    single = walk(root, split=False)
+    single = walk(root)
     rels = [rel for rel, _, _ in single[0]]
     assert "data/a-link/m2.md" in rels and not any(r.startswith("web/b-link/") for r in rels)
     assert "docs/04/alias.md" in rels and "docs/04/dangling.md" not in rels
@@ -211,37 +173,7 @@ def test_split_walk_equals_one_process_walk(tmp_path: Path, forks: list[int]) ->
     # The loop is followed once (its ten files appear a second time under ops/01/loop/).
     assert sum(r.startswith("ops/01/loop/") for r in rels) == 10
     assert len(set(rels)) == len(rels) == 64
-    assert walk(root, split=False) == single  # the same order every time
-    assert not forks
-    assert walk(root, split=True) == single
-    assert forks == [1]  # the split walk did run in two processes
-
-
-def test_split_walk_survives_a_child_that_fails(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
-
-    from engram import discover
-
-    root = tangled_tree(tmp_path)
-    expected = walk(root, split=False)
-    parent = os.getpid()
-    real = discover._stat
-
-    def broken_in_child(*args: object, **kwargs: object) -> object:
-        if os.getpid() != parent:
-            raise OSError("child trouble")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(discover, "_stat", broken_in_child)
-    assert walk(root, split=True) == expected
-
-    def no_fork() -> int:
-        raise OSError("no fork here")
-
-    monkeypatch.setattr(discover, "_stat", real)
-    monkeypatch.setattr(os, "fork", no_fork)
-    assert walk(root, split=True) == expected
+    assert walk(root) == single  # the same order every time
 
 
 def test_workspace_shadows_global_and_dry_run_says_so(workspace: Path,
@@ -261,19 +193,3 @@ def test_workspace_shadows_global_and_dry_run_says_so(workspace: Path,
     assert "Workspace api style." in fetched and "Global" not in fetched
     graph = ok(run(["graph"], workspace))
     assert "shadowed (global hidden by workspace): api-style" in graph
-
-
-def test_a_flat_folder_is_split_like_a_deep_one(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch,
-                                                forks: list[int]) -> None:
-    """The two-process walk splits files, not folders: one flat folder of many files gets
-    a child too, and the listing is the same as one process's."""
-    from engram import discover
-
-    root = tmp_path / "root"
-    for n in range(40):
-        put(root, f"rules/r{n:02d}.md", mem(f"r{n:02d}"))
-    monkeypatch.setattr(discover, "SPLIT_MIN_FILES", 30)
-    single = walk(root, split=False)
-    assert walk(root) == single and forks == [1]
-    assert sorted(rel for rel, _, _ in single[0]) == [f"rules/r{n:02d}.md" for n in range(40)]

@@ -125,3 +125,46 @@ def test_ranking_doc_example_is_real_output(workspace: Path, flags: list[str]) -
     shown = " ".join(["$ engram load", *flags, "--path CHANGELOG.md", f'"{query}"'])
     doc = RANKING_DOC.read_text(encoding="utf-8")
     assert f"{shown}\n{out.rstrip()}\n```" in doc, "docs/ranking.md example is out of date"
+
+
+# -- the pages as a whole ---------------------------------------------------------------------
+REPO = Path(__file__).parent.parent
+PAGES = sorted([REPO / "README.md", REPO / "CHANGELOG.md", *(REPO / "docs").glob("*.md")])
+PAGE_IDS = [str(p.relative_to(REPO)) for p in PAGES]
+
+
+def prose(page: Path) -> str:
+    """The page without fenced blocks and inline code: examples may show any link or path."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=PAGE_IDS)
+def test_links_stay_inside_the_repository_and_resolve(page: Path) -> None:
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose(page)):
+        assert "://" not in target and not target.startswith("mailto:"), \
+            f"{page.name}: a link leaves the repository: {target}"
+        path = (page.parent / target.split("#")[0]).resolve()
+        assert path.is_relative_to(REPO.resolve()), f"{page.name}: a link leaves the repository: " \
+                                                    f"{target}"
+        assert path.exists(), f"{page.name}: a link to nothing: {target}"
+
+
+@pytest.mark.parametrize("page", PAGES[1:], ids=PAGE_IDS[1:])
+def test_project_files_the_docs_name_exist(page: Path) -> None:
+    if page.name == "CHANGELOG.md":
+        pytest.skip("the changelog names files as they were")
+    text = page.read_text(encoding="utf-8")
+    named = set(re.findall(r"(?<![\w./-])((?:engram|tests|bench)/[\w/.-]*\w)(?![\w*])", text))
+    missing = sorted(n for n in named if ".work" not in n and not (REPO / n).exists())
+    assert not missing, f"{page.name} names files that do not exist: {missing}"
+
+
+def test_readme_first_screen_has_the_two_commands_ci_runs() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first_block = re.search(r"^```bash\n(.*?)^```", readme, flags=re.M | re.S)
+    assert first_block is not None
+    setup, tests = first_block.group(1).splitlines()
+    assert setup.startswith("pip install -e . && engram load ")
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()[-1]
+    assert tests == ci, "README's test command and .ci/run have drifted apart"

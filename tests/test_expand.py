@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from cli_helpers import as_json, body_ids, dry, load, mem, ok, printed_ids, put, run
 
 
@@ -149,6 +150,7 @@ def chain(project: Path, depth: int) -> list[str]:
     return ids
 
 
+@pytest.mark.slow  # a chain hundreds deep, indexed cold
 def test_a_deep_chain_expands_whole_and_in_order(workspace: Path) -> None:
     # 3,000 deep: expansion walks each link once (it was quadratic, 6 s warm), and the pack is
     # still complete and prerequisite-first wherever the group fits.

@@ -81,6 +81,7 @@ def test_first_index_equals_an_in_place_rebuild(workspace: Path) -> None:
     assert sorted(p.name for p in db.parent.iterdir() if BUILD_SUFFIX in p.name) == []
 
 
+@pytest.mark.slow  # the kill family: thousands of files, killed mid-build
 def test_killed_first_build_leaves_no_index(workspace: Path) -> None:
     root = workspace / ".engram"
     memories(root, 3000)

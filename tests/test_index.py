@@ -23,20 +23,6 @@ def test_index_is_persisted_under_cache_with_a_gitignore(workspace: Path) -> Non
     assert printed_ids(ok(load(workspace, "--all", "deploy"))) == ["deploy-rule"]
 
 
-def test_unchanged_files_are_not_reindexed(workspace: Path) -> None:
-    root = workspace / ".engram"
-    put(root, "r.md", mem("deploy-rule", tags=["deploy"]))
-    ok(load(workspace, "deploy"))
-    index = ScopeIndex.open(root, WORKSPACE)
-    try:
-        assert index.refresh() is False
-        touch_later(root / "r.md")
-        assert index.refresh() is True
-        assert index.refresh() is False
-    finally:
-        index.close()
-
-
 def test_an_edit_is_picked_up_by_the_next_load(workspace: Path) -> None:
     root = workspace / ".engram"
     path = put(root, "r.md", mem("db-note", "knowledge", tags=["postgres"], body="Old text."))

@@ -308,6 +308,7 @@ def test_property_budget_is_never_exceeded(workspace: Path, budget: int) -> None
     assert_fetch_line_covers_cards(out)
 
 
+@pytest.mark.slow  # a property test: many whole workspaces
 @settings(max_examples=15, deadline=None)
 @given(order=st.permutations(sorted(FILES)))
 def test_property_output_independent_of_file_creation_order(order: list[str]) -> None:

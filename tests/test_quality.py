@@ -151,6 +151,7 @@ def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
     assert quality.judge(case(forbid=("f",)), ["f"], 1).forbidden == ("f",)
 
 
+@pytest.mark.slow  # the development set, whole
 def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
     # The public development set (../shared/bench/dev): routing stays where it is (one
     # trigger-phrase case shares no word with its memory) and far above plain BM25.
@@ -179,6 +180,7 @@ def test_body_precision_counts_bodies_neither_expected_nor_acceptable() -> None:
 OUR_SET = Path(__file__).parent.parent / "bench" / "routing"
 
 
+@pytest.mark.slow  # our routing set, whole
 def test_our_routing_set_scores_at_least_what_docs_routing_md_says(
         own_stem_cache: None) -> None:
     # Our own set (bench/routing, hand-judged prompts): a floor under the figures in

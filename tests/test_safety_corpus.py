@@ -36,6 +36,7 @@ def kinds(text: str) -> set[str]:
     return {f.kind for f in scan(enumerate(text.splitlines(), start=1)).findings}
 
 
+@pytest.mark.slow  # every corpus part, whole
 @pytest.mark.parametrize("part", REPORT.PARTS)
 def test_each_part_meets_the_targets(part: str) -> None:
     items = REPORT.read_items(part)
@@ -64,6 +65,7 @@ def test_the_secret_items_are_what_their_generator_writes(tmp_path: Path) -> Non
     assert {p: p.read_bytes() for p in CORPUS.glob("*/secrets.txt")} == before
 
 
+@pytest.mark.slow  # the whole report, as a process
 def test_the_report_runs_and_its_legacy_part_agrees_with_expected_json() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "bench" / "safety_report.py")],
                             capture_output=True, text=True, check=False, cwd=ROOT)
@@ -155,6 +157,7 @@ def test_a_fenced_attack_beside_its_defence_is_discussion_but_tool_markup_never_
     assert kinds(forged) == {"role-play"}
 
 
+@pytest.mark.slow  # the whole corpus, twice
 def test_whole_memory_checks_change_no_verdict_in_the_corpus(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from engram import safety

@@ -1,4 +1,5 @@
-"""Ranking only the candidates that can matter gives exactly the pack that ranking all gives.
+"""Speed guard for scoring (docs/performance.md, "Scoring"): ranking only the candidates that can
+matter gives exactly the pack that ranking all gives.
 
 `load` decodes records and applies multipliers only down to where no remaining candidate can
 reach the pack; dry-run and --json rank everything. Both must agree on every query.

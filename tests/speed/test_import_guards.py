@@ -1,5 +1,10 @@
-"""The warm read path imports no heavy library: checked with `python -X importtime` on a real
-process, so a stray top-level import anywhere on the path fails here (not a timing test)."""
+"""Speed guards for imports (docs/performance.md, "Where the time goes": imports).
+
+The warm read path (`load`, the hooks, an MCP tool call) imports no heavy library: checked with
+`python -X importtime` on a real process, so a stray top-level import anywhere on the path fails
+here (not a timing test). Also: the built-in digests that spare OpenSSL's start-up equal hashlib's,
+the private English stemmer equals snowballstemmer's, and the safety rules compile lazily.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 # numpy arrives with rank_bm25 (the routing baseline only); yaml and pathspec are needed only
 # when a file changed or an ignore file exists. The MCP SDK (with pydantic and anyio) is the
 # `mcp` extra's, for `engram mcp` alone: seconds of import that no load or hook may pay.
@@ -136,3 +141,36 @@ def test_builtin_digests_equal_hashlib() -> None:
     assert hashing.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
     assert hashing.blake2b(data, digest_size=16).hexdigest() == \
         hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def test_hook_modules_import_no_heavy_libraries() -> None:
+    code = ("import sys, engram.hook, engram.hosts, engram.state, engram.hooklog; "
+            "print([m for m in ('click', 'yaml', 'pathspec', 'numpy') "
+            "if m in sys.modules])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    assert proc.stdout.strip() == "[]"
+
+
+def test_private_stemmer_is_snowballs_english_stemmer() -> None:
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from engram.tokenize import _english_stemmer
+
+    reference = EnglishStemmer().stemWord
+    ours = _english_stemmer()
+    sample = ("deploying deployment deployed generously happiness running runs ran caresses "
+              "ponies ties caress cats feed agreed disabled matting mating meeting milling "
+              "messing meetings sky news innings proceed exceed succeed communism arsenal "
+              "generate generous universal university").split()
+    assert [ours(w) for w in sample] == [reference(w) for w in sample]
+
+
+def test_rules_compile_lazily_behind_gates() -> None:
+    # Rules compile lazily (import budget); gates are plain compiled patterns.
+    import re
+
+    from engram import safety
+
+    assert all(isinstance(gate, re.Pattern) for gate in safety._GATES.values())
+    assert isinstance(safety._INJECTION_RE, safety._Rule)

@@ -1,5 +1,10 @@
-"""Near-duplicate groups: stars around a head, kept equal to a from-scratch computation edit by
-edit, and an edit's regrouping bounded by the edited memory's own neighbourhood."""
+"""Speed guards for near-duplicate groups (docs/performance.md, "An edit costs what it touches").
+
+Groups are stars around a head so that an edit regroups only the edited memory's neighbourhood;
+these tests hold the stored groups equal to a from-scratch computation edit by edit, count the
+similarity computations of one edit, and hold load's partial ranking equal to full ranking on
+near-duplicate families. What a user sees of near-duplicates is specified in tests/test_routing.py.
+"""
 
 from __future__ import annotations
 

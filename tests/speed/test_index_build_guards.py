@@ -1,7 +1,10 @@
-"""An edit refreshes only what it can affect; the result must equal a full rebuild's.
+"""Speed guards for the index (docs/performance.md, "An edit costs what it touches" and "A cold
+index uses every core").
 
-Covers the derived data an edit can change: duplicate-id winners, dependency layers, corpus
-statistics and near-duplicate groups.
+An edit refreshes only what it can affect; the result must equal a full rebuild's (duplicate-id
+winners, dependency layers, corpus statistics, near-duplicate groups). A cold index built by
+worker processes equals a sequential one, also when a worker dies or none can start; a bulk
+refresh pauses the garbage collector and always restores it; an unchanged scope is not re-indexed.
 """
 
 from __future__ import annotations
@@ -201,3 +204,19 @@ def test_bulk_refresh_pauses_the_collector_and_always_restores_it(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_unchanged_files_are_not_reindexed(workspace: Path) -> None:
+    from cli_helpers import load, mem, ok, put, touch_later
+
+    root = workspace / ".engram"
+    put(root, "r.md", mem("deploy-rule", tags=["deploy"]))
+    ok(load(workspace, "deploy"))
+    index = ScopeIndex.open(root, WORKSPACE)
+    try:
+        assert index.refresh() is False
+        touch_later(root / "r.md")
+        assert index.refresh() is True
+        assert index.refresh() is False
+    finally:
+        index.close()

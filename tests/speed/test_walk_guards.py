@@ -1,0 +1,83 @@
+"""Speed guards for the walk (docs/performance.md, "Where the time goes": the walk).
+
+From `SPLIT_MIN_FILES` files on, a forked child stats half of the files and hands its list back
+through a pipe. These tests hold that split walk equal to one process's walk (tangled, flat and
+deep trees) and check that any trouble with the child falls back to the parent. What the walk
+lists is specified in tests/test_discovery.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_helpers import mem, put, tangled_tree
+
+from engram.discover import walk
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per os.fork call (the real fork still runs)."""
+    import os
+
+    calls: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        calls.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    return calls
+
+
+def test_split_walk_equals_one_process_walk(tmp_path: Path, forks: list[int]) -> None:
+    root = tangled_tree(tmp_path)
+    single = walk(root, split=False)
+    assert not forks
+    assert walk(root, split=True) == single
+    assert forks == [1]  # the split walk did run in two processes
+
+
+def test_split_walk_survives_a_child_that_fails(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from engram import discover
+
+    root = tangled_tree(tmp_path)
+    expected = walk(root, split=False)
+    parent = os.getpid()
+    real = discover._stat
+
+    def broken_in_child(*args: object, **kwargs: object) -> object:
+        if os.getpid() != parent:
+            raise OSError("child trouble")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discover, "_stat", broken_in_child)
+    assert walk(root, split=True) == expected
+
+    def no_fork() -> int:
+        raise OSError("no fork here")
+
+    monkeypatch.setattr(discover, "_stat", real)
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert walk(root, split=True) == expected
+
+
+def test_a_flat_folder_is_split_like_a_deep_one(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch,
+                                                forks: list[int]) -> None:
+    """The two-process walk splits files, not folders: one flat folder of many files gets
+    a child too, and the listing is the same as one process's."""
+    from engram import discover
+
+    root = tmp_path / "root"
+    for n in range(40):
+        put(root, f"rules/r{n:02d}.md", mem(f"r{n:02d}"))
+    monkeypatch.setattr(discover, "SPLIT_MIN_FILES", 30)
+    single = walk(root, split=False)
+    assert walk(root) == single and forks == [1]
+    assert sorted(rel for rel, _, _ in single[0]) == [f"rules/r{n:02d}.md" for n in range(40)]
