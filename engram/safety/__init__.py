@@ -10,9 +10,9 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
+from typing import NamedTuple
 
 from engram.model import Finding
-from engram.records import NamedTuple
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override
