@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
@@ -829,18 +830,50 @@ def _may_exfiltrate(text: str) -> bool:
             or "](" in text or "]:" in text or "storage" in text or "cookie" in text)
 
 
-def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
+def _touched(rx: re.Pattern[str], texts: list[str]) -> frozenset[int]:
+    """The indices of the lines that a match of `rx` in the lines joined by spaces touches.
+
+    For a gate without anchors or lookarounds (exfiltration, secret) this is exact where it
+    matters: a line the gate matches on its own, and a seam of two lines joined by a space (as
+    `scan` builds them) that it matches, always touch a match in the joined text (a match there
+    either lies in the line, or starts earlier and runs into it). Lines it does not touch need
+    no search of that kind at all, which spares most lines of a memory that trips a gate once.
+    """
+    joined = " ".join(texts)
+    touched: set[int] = set()
+    starts: list[int] = []
+    at = 0
+    for text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    for m in rx.finditer(joined):
+        first = bisect.bisect_right(starts, m.start()) - 1
+        last = bisect.bisect_right(starts, m.end() - 1) - 1
+        touched.update(range(first, last + 1))
+    return frozenset(touched)
+
+
+class _Kinds(NamedTuple):
+    """Where each kind's gate trips in a memory (see `_possible_kinds`)."""
+
+    injection: bool
+    exfiltration: frozenset[int]  # lines touched by an exfiltration gate match
+    secret: frozenset[int]  # lines touched by a secret gate match
+
+
+def _possible_kinds(low: list[str], prose: list[str]) -> _Kinds:
     """The kinds whose gate trips somewhere in the memory. Most memories trip none of some kind
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
     joined, joined_prose = " ".join(low), " ".join(prose)
-    kinds = frozenset(kind for kind, text, may in (
-        ("injection", joined_prose, True), ("exfiltration", joined, _may_exfiltrate(joined)),
-        ("secret", joined, _may_leak(joined))) if may and _GATES[kind].search(text))
-    if "injection" not in kinds and possible_rules(joined_prose):
-        kinds |= {"injection"}
-    return kinds
+    injection = bool(_GATES["injection"].search(joined_prose) or possible_rules(joined_prose))
+    return _Kinds(
+        injection=injection,
+        exfiltration=(_touched(_GATES["exfiltration"], low) if _may_exfiltrate(joined)
+                      else frozenset()),
+        secret=_touched(_GATES["secret"], low) if _may_leak(joined) else frozenset(),
+    )
 
 
 # Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
@@ -859,6 +892,27 @@ _SKELETON_RE = _Rule(
     r"|developermessage|systemmessage|systeminstruction|safetyguideline)"
     r"|(?:ignore|disregard)instructions(?:and)?(?:just|only|instead)?(?:print|say|output)"
 )
+# Every alternative of `_SKELETON_RE` opens with one of these verbs. Python's regex engine has no
+# multi-literal prefilter, so searching a whole memory's skeleton tries every position; finding
+# the verbs with `str.find` (C speed) and matching only there gives the same answer.
+_SKELETON_VERBS = (
+    "ignore", "disregard", "forget", "bypass", "override", "skip", "neglect", "overlook", "omit",
+    "paynoattentionto", "donotfollow", "dontfollow", "donotobey", "dontobey", "stopfollowing",
+)
+
+
+def _skeleton_override(skel: str) -> bool:
+    """`_SKELETON_RE` matches somewhere in `skel`, for a skeleton that names what it overrides."""
+    if not may_override(skel):
+        return False
+    match = _SKELETON_RE.rx.match
+    for verb in _SKELETON_VERBS:
+        at = skel.find(verb)
+        while at >= 0:
+            if match(skel, at):
+                return True
+            at = skel.find(verb, at + 1)
+    return False
 # Fences open and close on a line of three or more backticks or tildes.
 _FENCE_RE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 # A quoted attack is discussion only beside its defence: a quote, inline code or a fenced block
@@ -936,11 +990,10 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     raw = "\n".join(texts)
     joined = "\n".join(folded)
     skel = skeleton(joined)
-    reordered = any(may_override(v) and _SKELETON_RE.rx.search(v)
-                    for v in variants(skel, joined)[1:])
+    reordered = any(_skeleton_override(v) for v in variants(skel, joined)[1:])
     return _Possible(
         foreign=foreign_override(raw.lower()) is not None,
-        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)) or reordered,
+        skeleton=_skeleton_override(skel) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
@@ -958,7 +1011,7 @@ def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
     foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
-    if possible.skeleton and any(may_override(v) and _SKELETON_RE.rx.search(v) for v in (
+    if possible.skeleton and any(_skeleton_override(v) for v in (
             variants(skel, folded) if possible.reordered else (skel,))):
         return 0, "obfuscated instruction override"
     if possible.typos and typo_override(folded.lower()):
@@ -1022,18 +1075,18 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     checks = _possible_checks([text for _, text in items], folded, low)
     skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
-    can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
+    can_inject, exfil_lines, leak_lines = possible
     anchored = possible_rules(" ".join(prose)) if can_inject else frozenset()
 
     def injection_in(text: str) -> list[tuple[int, int, str]]:
         return _injection(text, anchored)
 
-    can_leak = "secret" in possible
-    seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str]]] = []
+    seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str],
+                           frozenset[int] | None]] = []
     if can_inject:
-        seam_kinds.append(("injection", injection_in, prose))
-    if can_exfil:
-        seam_kinds.append(("exfiltration", _exfil_prose, low))
+        seam_kinds.append(("injection", injection_in, prose, None))
+    if exfil_lines:
+        seam_kinds.append(("exfiltration", _exfil_prose, low, exfil_lines))
     for index, (number, text) in enumerate(items):
         injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
         disguised = None if injection else _disguised_override(skeletons[index], text,
@@ -1051,20 +1104,24 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         add(number, "injection", min(injection, default=None))
         add(number, "role-play", _role_play(folded[index], low[index], fences[index],
                                             checks.role))
-        if can_exfil:
+        if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             add(number, "exfiltration",
                 min(exfil + ([line_exfil] if line_exfil else []), default=None))
-        following = [t for n, t in items[index + 1 : index + 4] if n > number]
-        add(number, "secret", _secret(text, low[index], following, checks.tokens) if can_leak
-            else provider_token(text) if checks.tokens else None)
+        if index in leak_lines:
+            following = [t for n, t in items[index + 1 : index + 4] if n > number]
+            add(number, "secret", _secret(text, low[index], following, checks.tokens))
+        elif checks.tokens:
+            add(number, "secret", provider_token(text))
         if checks.keywords:
             add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
-            for kind, finder, texts in seam_kinds:
+            for kind, finder, texts, lines in seam_kinds:
+                if lines is not None and index not in lines and index + 1 not in lines:
+                    continue  # no gate match touches either line, so none spans the seam
                 head = texts[index][-_SEAM:]
                 offset = len(texts[index]) - len(head)
                 seam = head + " " + texts[index + 1][:_SEAM]
