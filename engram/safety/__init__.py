@@ -25,7 +25,13 @@ from engram.safety.secrets import (
     provider_token,
     real_token,
 )
-from engram.safety.structure import forged_tool_markup, hidden_text, json_turn, role_header
+from engram.safety.structure import (
+    forged_tool_markup,
+    hidden_text,
+    json_turn,
+    may_forge_tools,
+    role_header,
+)
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 
@@ -675,6 +681,55 @@ _GATES = {
 }
 
 
+# A prefilter for the injection gate on a whole memory, read on its words (runs of a-z): the
+# gate opens each alternative at a word boundary with a word, most of them followed by a second
+# one across whitespace only. A memory with none of the single words and none of the pairs
+# cannot match (`str` and `set` operations run in C; the gate's regex, with no literal prefix,
+# tries every position of a 3 kB memory). Only a hit runs the gate itself.
+_GATE_WORDS = frozenset((
+    "ignore", "disregard", "forget", "discard", "abandon", "override", "bypass", "circumvent",
+    "skip", "neglect", "overlook", "omit", "secretly", "covertly", "surreptitiously", "silently",
+    "summarise", "summarize", "paraphrase", "translate",
+))
+
+
+def _pairs(firsts: str, seconds: str) -> set[tuple[str, str]]:
+    return {(a, b) for a in firsts.split() for b in seconds.split()}
+
+
+_GATE_PAIRS = frozenset(
+    _pairs("pay", "no") | _pairs("stop", "following") | _pairs("no", "longer")
+    | _pairs("what", "are were is was") | _pairs("tell show give send", "me")
+    | _pairs("repeat print output copy recite reproduce", "the all words text everything your")
+    | _pairs("without", "telling informing") | _pairs("set put", "aside")
+    | _pairs("throw", "out")
+    | _pairs("first opening initial", "words line lines message messages sentence sentences text")
+    | _pairs("list describe", "me your")
+    | _pairs("guidance instructions rules directives prompt guidelines", "no is are")
+    | _pairs("do must", "not") | _pairs("don dont", "t follow obey heed listen report tell"
+                                        " inform notify alert warn show mention reveal disclose"
+                                        " repeat")
+    | _pairs("not never", "follow obey heed listen report tell inform notify alert warn show"
+                          " mention reveal disclose repeat")
+    | _pairs("are", "now no") | _pairs("now", "on")  # "you are now", "from now on"
+    | _pairs("act behave pretend roleplay role", "as like to that you play")
+    | _pairs("dan god jailbreak unrestricted unfiltered", "mode")
+    | _pairs("keep hide", "this these it")
+    | _pairs("reveal print output repeat show leak dump disclose recite", "me your")
+)
+_WORDS_RE = re.compile(r"[a-z]+")
+
+
+def _may_inject(prose: str) -> bool:
+    """False only if the injection gate cannot match `prose` (see `_GATE_PAIRS`)."""
+    if ":" in prose and ("instruction" in prose or "prompt" in prose or "directive" in prose
+                         or "orders" in prose):
+        return True  # the gate's one alternative with no word boundary before it
+    words = _WORDS_RE.findall(prose)
+    return not _GATE_WORDS.isdisjoint(words) or not _GATE_PAIRS.isdisjoint(
+        zip(words, words[1:], strict=False))
+
+
 def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, int, str]]:
     more = anchored_phrases(prose, anchored) if anchored else []
     if not _GATES["injection"].search(prose):
@@ -685,8 +740,20 @@ def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, in
     ] + more
 
 
+# Every `_EXFIL_PROSE` rule but the URL one ("http") needs one of these verbs as a whole word;
+# a line without one is ruled out by a set test instead of the rules' long alternation.
+_EXFIL_VERBS = frozenset((
+    "send post upload exfiltrate transmit forward leak email pipe beam push publish sync commit"
+    " paste put copy share dump save include print output show echo reveal display insert embed"
+    " append add quote attach"
+).split())
+
+
 def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
     if not _GATES["exfiltration"].search(text):
+        return []
+    if ("http" not in text and "e-mail" not in text
+            and _EXFIL_VERBS.isdisjoint(_WORDS_RE.findall(text))):
         return []
     hits: list[tuple[int, int, str]] = []
     for m in _EXFIL_PROSE_RE.rx.finditer(text):
@@ -723,9 +790,9 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     return None
 
 
-def _role_play(folded: str, low: str, fenced: bool, gated: bool = True
+def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: bool = True
                ) -> tuple[int, str] | None:
-    forged = forged_tool_markup(low) or role_header(folded, low)
+    forged = (forged_tool_markup(low) if tools else None) or role_header(folded, low)
     if forged:
         return forged
     forged = None if fenced else json_turn(low)
@@ -811,46 +878,43 @@ def _has_markup(text: str) -> bool:
     return "*" in text or "`" in text or "~" in text or "_" in text or "<" in text
 
 
-def _may_leak(text: str) -> bool:
-    """A substring every alternative of the secret gate contains: most memories have none."""
-    return ("key" in text or "pass" in text or "secret" in text or "token" in text
-            or "bearer" in text or "pwd" in text or "credential" in text or "contrase" in text
-            or "basic" in text or "-u" in text or "user" in text or "authorization" in text
-            or "x-" in text or "value=" in text or "://" in text or "-----begin" in text)
+def _lines_with(anchors: tuple[str, ...], texts: list[str]) -> frozenset[int]:
+    """The indices of the lines that hold one of `anchors` (`str.find` on the lines joined by
+    spaces, C speed; a gate's regex has no literal prefix and would try every position).
 
-
-def _may_exfiltrate(text: str) -> bool:
-    """A substring every alternative of the exfiltration gate contains."""
-    return ("secret" in text or "env" in text or "api" in text or "token" in text
-            or "password" in text or "credential" in text or "cookie" in text
-            or "private" in text or ".ssh" in text or ".aws" in text or "id_" in text
-            or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text
-            or "docker/" in text or "kube/" in text
-            or "/etc/" in text or "system" in text or "![" in text or "<img" in text
-            or "](" in text or "]:" in text or "storage" in text or "cookie" in text)
-
-
-def _touched(rx: re.Pattern[str], texts: list[str]) -> frozenset[int]:
-    """The indices of the lines that a match of `rx` in the lines joined by spaces touches.
-
-    For a gate without anchors or lookarounds (exfiltration, secret) this is exact where it
-    matters: a line the gate matches on its own, and a seam of two lines joined by a space (as
-    `scan` builds them) that it matches, always touch a match in the joined text (a match there
-    either lies in the line, or starts earlier and runs into it). Lines it does not touch need
-    no search of that kind at all, which spares most lines of a memory that trips a gate once.
+    Every alternative of the exfiltration and secret gates contains one of its anchors inside
+    one line, even a match that a seam (two lines joined by a space) spans, as in "private" /
+    "key". So a line outside this set has no gate match, and a seam of two such lines has none
+    either: neither needs searching, and most lines of a memory that trips a gate once do not.
     """
     joined = " ".join(texts)
-    touched: set[int] = set()
     starts: list[int] = []
     at = 0
     for text in texts:
         starts.append(at)
         at += len(text) + 1
-    for m in rx.finditer(joined):
-        first = bisect.bisect_right(starts, m.start()) - 1
-        last = bisect.bisect_right(starts, m.end() - 1) - 1
-        touched.update(range(first, last + 1))
-    return frozenset(touched)
+    found: set[int] = set()
+    for anchor in anchors:
+        at = joined.find(anchor)
+        while at >= 0:
+            line = bisect.bisect_right(starts, at) - 1
+            found.add(line)
+            if line + 1 >= len(starts):
+                break
+            at = joined.find(anchor, starts[line + 1])
+    return frozenset(found)
+
+
+# Substrings every alternative of the exfiltration and secret gates contains (`_GATES`).
+_EXFIL_ANCHORS = (
+    "secret", "env", "api", "token", "password", "credential", "cookie", "private", ".ssh", ".aws",
+    "id_", "netrc", "npmrc", "pypirc", "git-cred", "docker/", "kube/", "/etc/", "system", "![",
+    "<img", "](", "]:", "storage",
+)
+_LEAK_ANCHORS = (
+    "key", "pass", "secret", "token", "bearer", "pwd", "credential", "contrase", "basic", "-u",
+    "user", "authorization", "x-", "value=", "://", "-----begin",
+)
 
 
 class _Kinds(NamedTuple):
@@ -866,13 +930,17 @@ def _possible_kinds(low: list[str], prose: list[str]) -> _Kinds:
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
-    joined, joined_prose = " ".join(low), " ".join(prose)
-    injection = bool(_GATES["injection"].search(joined_prose) or possible_rules(joined_prose))
+    joined_prose = " ".join(prose)
+    injection = bool(_may_inject(joined_prose) and _GATES["injection"].search(joined_prose)
+                     or possible_rules(joined_prose))
     return _Kinds(
         injection=injection,
-        exfiltration=(_touched(_GATES["exfiltration"], low) if _may_exfiltrate(joined)
-                      else frozenset()),
-        secret=_touched(_GATES["secret"], low) if _may_leak(joined) else frozenset(),
+        exfiltration=frozenset(
+            index for index in _lines_with(_EXFIL_ANCHORS, low)
+            if _GATES["exfiltration"].search(low[index])
+            # a seam can join "api", "private" or "system" to "key" or "prompt"
+            or low[index].rstrip().endswith(("api", "private", "system"))),
+        secret=_lines_with(_LEAK_ANCHORS, low),
     )
 
 
@@ -978,6 +1046,7 @@ class _Possible(NamedTuple):
     keywords: bool
     typos: bool
     reordered: bool  # an override read backwards, in ROT13 or in reverse word order
+    tools: bool  # tool-call markup
 
 
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
@@ -989,6 +1058,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     most memories rule most checks out at once."""
     raw = "\n".join(texts)
     joined = "\n".join(folded)
+    low_joined = "\n".join(low)
     skel = skeleton(joined)
     reordered = any(_skeleton_override(v) for v in variants(skel, joined)[1:])
     return _Possible(
@@ -996,10 +1066,11 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
         skeleton=_skeleton_override(skel) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
-        role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
+        role=bool(_ROLE_GATE_LINES.search(low_joined)),
         keywords="=" in raw or ":" in raw,
         typos=typo_override(joined.lower()),
         reordered=reordered,
+        tools=may_forge_tools(low_joined),
     )
 
 
@@ -1087,10 +1158,11 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         seam_kinds.append(("injection", injection_in, prose, None))
     if exfil_lines:
         seam_kinds.append(("exfiltration", _exfil_prose, low, exfil_lines))
+    disguises = checks.foreign or checks.skeleton or checks.typos or checks.base64
     for index, (number, text) in enumerate(items):
         injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
-        disguised = None if injection else _disguised_override(skeletons[index], text,
-                                                              folded[index], checks)
+        disguised = None if injection or not disguises else _disguised_override(
+            skeletons[index], text, folded[index], checks)
         if disguised:
             injection.append(disguised)
         grab = permission_grab(folded[index], low[index])
@@ -1103,7 +1175,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append((hidden, "text hidden from the user by styling"))
         add(number, "injection", min(injection, default=None))
         add(number, "role-play", _role_play(folded[index], low[index], fences[index],
-                                            checks.role))
+                                            checks.role, checks.tools))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
@@ -1114,7 +1186,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             add(number, "secret", _secret(text, low[index], following, checks.tokens))
         elif checks.tokens:
             add(number, "secret", provider_token(text))
-        if checks.keywords:
+        if checks.keywords and ("=" in text or ":" in text):
             add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.

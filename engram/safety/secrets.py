@@ -189,12 +189,15 @@ def _sample_jwt(token: str) -> bool:
 def provider_token(text: str) -> tuple[int, str] | None:
     """The column and provider of the first real-looking provider token in `text`."""
     # Splitting on whitespace is done in C; most words are too short to hold a token at all.
+    # Only long words are located: a word of 16 or more characters cannot sit inside the
+    # shorter, whitespace-separated words skipped before it, so `find` from the last long one
+    # still lands on this one.
     start = 0
     for word in text.split():
-        column = text.find(word, start)
-        start = column + len(word)
         if len(word) < 16:
             continue
+        column = text.find(word, start)
+        start = column + len(word)
         for run in _RUN_RE.finditer(word):
             for m in _TOKEN_RE.finditer(run.group()):
                 name = _DETAIL[m.lastgroup or ""]

@@ -58,6 +58,11 @@ _HIDDEN_RE = re.compile(
 )
 
 
+def may_forge_tools(low: str) -> bool:
+    """Whether `forged_tool_markup` can find anything in `low` (a whole memory, lower-cased)."""
+    return any(g in low for g in _TOOL_GATE)
+
+
 def forged_tool_markup(low: str) -> tuple[int, str] | None:
     if not any(g in low for g in _TOOL_GATE):
         return None
