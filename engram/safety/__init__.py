@@ -1052,6 +1052,13 @@ class _Possible(NamedTuple):
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
 
 
+def _may_role_play(low: str) -> bool:
+    """A substring every alternative of the role-play gate contains (its `^` alternative tries
+    every line start of a memory)."""
+    return ("system" in low or "developer" in low or "human" in low or "assistant" in low
+            or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low)
+
+
 def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Possible:
     """One search of the whole memory per check: each finds nothing in the joined text only if
     it finds nothing in any line (a line, or a window of one, is part of the joined text), and
@@ -1066,7 +1073,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
         skeleton=_skeleton_override(skel) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
-        role=bool(_ROLE_GATE_LINES.search(low_joined)),
+        role=_may_role_play(low_joined) and bool(_ROLE_GATE_LINES.search(low_joined)),
         keywords="=" in raw or ":" in raw,
         typos=typo_override(joined.lower()),
         reordered=reordered,
@@ -1173,14 +1180,17 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         hidden = hidden_text(low[index])
         if hidden is not None:
             injection.append((hidden, "text hidden from the user by styling"))
-        add(number, "injection", min(injection, default=None))
+        if injection:
+            add(number, "injection", min(injection))
         add(number, "role-play", _role_play(folded[index], low[index], fences[index],
                                             checks.role, checks.tools))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
-            add(number, "exfiltration",
-                min(exfil + ([line_exfil] if line_exfil else []), default=None))
+            if line_exfil:
+                exfil.append(line_exfil)
+            if exfil:
+                add(number, "exfiltration", min(exfil))
         if index in leak_lines:
             following = [t for n, t in items[index + 1 : index + 4] if n > number]
             add(number, "secret", _secret(text, low[index], following, checks.tokens))
@@ -1191,8 +1201,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
-            for kind, finder, texts, lines in seam_kinds:
-                if lines is not None and index not in lines and index + 1 not in lines:
+            for kind, finder, texts, gated in seam_kinds:
+                if gated is not None and index not in gated and index + 1 not in gated:
                     continue  # no gate match touches either line, so none spans the seam
                 head = texts[index][-_SEAM:]
                 offset = len(texts[index]) - len(head)

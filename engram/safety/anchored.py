@@ -160,13 +160,19 @@ def _rule(index: int) -> re.Pattern[str]:
     return rx
 
 
+# Each anchor once, with the rules it opens: one `in` per distinct anchor for a whole memory.
+_BY_ANCHOR: dict[str, tuple[int, ...]] = {}
+for _index, (_anchors, _, _) in enumerate(_RULES):
+    for _anchor in _anchors:
+        _BY_ANCHOR[_anchor] = (*_BY_ANCHOR.get(_anchor, ()), _index)
+
+
 def possible_rules(text: str) -> frozenset[int]:
     """The rules that match anywhere in `text` (a memory's lines joined): each line's match is
     a match in the joined text, so only these need searching line by line."""
-    return frozenset(
-        index for index, (anchors, _, _) in enumerate(_RULES)
-        if any(anchor in text for anchor in anchors) and _rule(index).search(text)
-    )
+    anchored = {index for anchor, indices in _BY_ANCHOR.items() if anchor in text
+                for index in indices}
+    return frozenset(index for index in sorted(anchored) if _rule(index).search(text))
 
 
 def anchored_phrases(prose: str, rules: frozenset[int] = ALL) -> list[tuple[int, int, str]]:

@@ -71,10 +71,10 @@ def forged_tool_markup(low: str) -> tuple[int, str] | None:
 
 
 def role_header(folded: str, low: str) -> tuple[int, str] | None:
-    m = _BRACKET_RE.match(low)
+    m = _BRACKET_RE.match(low) if "[" in low else None  # `in` first: most lines have neither
     if m:
         return m.start(), "fake role header " + m.group().strip(" >*#_-")
-    caps = _CAPS_RE.match(folded)
+    caps = _CAPS_RE.match(folded) if ":" in folded else None
     if caps and len(caps.group("rest").split()) >= 3:
         return 0, "fake system turn"
     if "system" in low or "admin" in low or "developer" in low or "security" in low:
