@@ -1211,6 +1211,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                     (offset + s, d) for s, e, d in finder(seam) if s < len(head) < e - 1
                 ]
                 add(number, kind, min(straddling, default=None))
+            if not checks.skeleton:
+                continue
             # A word hyphenated or spaced across the line break ("Ig-" / "nore all ...").
             head_skel, next_skel = skeletons[index][-_SEAM:], skeletons[index + 1][:_SEAM]
             if index + 2 < len(items) and items[index + 2][0] == number + 2:

@@ -115,6 +115,10 @@ def typo_override(low: str) -> bool:
     spelt phrases are the phrase rules' job (with their exemptions), so one word must be a typo.
     Only words that could be the verb (first letter, length) are looked up until one is."""
     words = _WORD.findall(low)
+    # Each distinct word once (a memory repeats most of its words): usually no verb at all.
+    if not any(_group(word) == "v" for word in set(words)
+               if word[0] in "idf" and 5 <= len(word) <= 10):
+        return False
     for at, word in enumerate(words):
         if word[0] not in "idf" or not 5 <= len(word) <= 10 or _group(word) != "v":
             continue
