@@ -18,7 +18,7 @@ class Routed(NamedTuple):
     memory: Memory
     score: float
     depth: int
-    weak: bool = False  # one anchor met only in its body: related, never printed in full
+    weak: bool = False  # thin evidence (route.loose): related, never printed in full
 
 
 class Member(NamedTuple):
@@ -29,7 +29,7 @@ class Member(NamedTuple):
     depth: int
     prerequisite_of: str | None  # the first pack member that pulled it in, if not routed itself
     routed: bool  # True when it was related on its own merits
-    weak: bool = False  # routed on one body-only anchor (see Routed)
+    weak: bool = False  # routed on thin evidence (see Routed)
 
 
 class Selection(NamedTuple):
@@ -118,7 +118,7 @@ def rank_order(selection: Selection) -> dict[str, int]:
 def body_ids(selection: Selection, expand_top: int) -> set[str]:
     """Which expand_top pack members print in full: the best direct matches first (by score),
     then prerequisites in rank numbering. A prerequisite still comes first in pack order, as a
-    card when the bodies are spoken for; a weak match (one body-only anchor) stays a card."""
+    card when the bodies are spoken for; a weak match (thin evidence) stays a card."""
     ranks = rank_order(selection)
     direct = sorted((m for m in selection.members if m.routed and not m.weak),
                     key=lambda m: (-round(m.score, 9), ranks[m.memory.id]))

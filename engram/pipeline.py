@@ -260,7 +260,7 @@ class _Scored:
     dataclass would cost its definition at every import."""
 
     __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
-                 "stale", "excluded", "detail", "group")
+                 "stale", "excluded", "detail", "group", "loose")
 
     def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
                  record: Record | None = None, group: str | None = None) -> None:
@@ -275,6 +275,7 @@ class _Scored:
         self.stale = False
         self.excluded: str | None = None
         self.detail = ""
+        self.loose = False  # related, printed only as a card (`route.loose`)
 
     @property
     def rec(self) -> Record:
@@ -388,11 +389,15 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if anchors and not path_only:
         _exclude_named_clauses(scopes, scored, anchors)
+    share = route.specific_share(route.content_words(anchors))
+    most = max(route.SPECIFIC_MIN, share * doc_count)
+
+    def specific(term: str) -> bool:
+        return 0 < doc_freq[term] <= most
+
     if gate and anchors and not path_only and route.judges_topic(
             anchors, lambda t: doc_freq[t] > 0):
-        share = route.specific_share(route.content_words(anchors))
-        most = max(route.SPECIFIC_MIN, share * doc_count)
-        _exclude_off_topic(scopes, scored, anchors, lambda t: 0 < doc_freq[t] <= most)
+        _exclude_off_topic(scopes, scored, anchors, specific)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:
         top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, default_weights, weights,
@@ -401,6 +406,13 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     fetched = _fetch_history(ctx)
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
     ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    # Which related memories print only as cards: judged on the few that can be shown, and
+    # never the best match, which is the pack's answer however thin its evidence.
+    related = [s for s in ranked if s.excluded is None]
+    for item in related[1:]:
+        item.loose = route.loose(item.evidence, specific)
+    if related:
+        related[0].loose = related[0].evidence.weak
     ranked_ids = {id(s) for s in ranked}
     # Unranked candidates are only counted (never shown), so their order does not matter.
     return ranked + [s for s in scored if id(s) not in ranked_ids]
@@ -765,7 +777,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                             request.path_only, need) if (anchors or touched) else []
         related = [s for s in scored if s.excluded is None]
         ranked = [s for s in related if s.record is not None]
-        routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.evidence.weak)
+        routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.loose)
                   for s in ranked]
         if request.all:
             selection = expand.Selection(

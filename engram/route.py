@@ -203,6 +203,14 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     return len(anchors) >= GATE_MIN_ANCHORS and not all(known(a) for a in anchors)
 
 
+def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
+    """(specific anchors met outside the body, specific anchors met anywhere): the words rare
+    enough to say what a memory is about, where it states its topic and in all. A compound
+    ("zero-downtime") counts by its parts."""
+    simple = [t for t in ev.tf if not _COMPOUND.search(t) and specific(t)]
+    return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
+
+
 def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
@@ -216,11 +224,23 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
     """
     if ev.path_match:
         return True
-    simple = [t for t in ev.tf if not _COMPOUND.search(t) and specific(t)]
-    stated = [t for t in simple if ev.fields[t] != ("body",)]
+    stated, anywhere = specific_hits(ev, specific)
     if words > NAME_MAX_WORDS:
-        return len(stated) >= 2
-    return bool(stated) or len(simple) >= 2
+        return stated >= 2
+    return stated >= 1 or anywhere >= 2
+
+
+def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:
+    """Evidence too thin to print the memory in full, though it is related: no touched file,
+    nothing in its id or tags, and the query's specific words meet it at most once, in its body
+    ("entry" in "entry points", "change" and "PR" in a testing rule for a commit message).
+    One rare word in a body still is evidence ("German" in the translations rule)."""
+    if ev.weak:
+        return True
+    if ev.path_match or ev.strong:
+        return False
+    stated, anywhere = specific_hits(ev, specific)
+    return stated == 0 and anywhere < 2
 
 
 def specific_share(words: int) -> float:

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from cli_helpers import dev_set, dry, load, mem, ok, printed_ids, put, run
+from cli_helpers import body_ids, card_ids, dev_set, dry, load, mem, ok, printed_ids, put, run
 
 from engram import pipeline
 from engram.discover import expand_braces
@@ -275,6 +275,32 @@ def test_a_common_word_in_a_memory_name_keeps_an_unknown_topic_empty(tmp_path: P
 def test_new_nouns_beside_specific_evidence_keep_the_pack(tmp_path: Path, query: str,
                                                           expected: str) -> None:
     assert expected in pack_ids(own_project(tmp_path), query)
+
+
+@pytest.mark.parametrize(("query", "body", "card"), [
+    # "work" is in many memories: met in a summary or a body it relates a memory, no more
+    ("also make it work in German", "i18n", "patient-search"),
+    ("and make it work in French too", "i18n", "appointment-scheduling"),
+    # the refunds are the PR's subject; the billing rule holds "refund" once, in its body
+    ("write the PR description for the refunds work", "pull-requests", "billing-stripe"),
+])
+def test_common_words_relate_a_memory_but_never_print_it_in_full(
+        tmp_path: Path, query: str, body: str, card: str) -> None:
+    text = ok(load(own_project(tmp_path), query))
+    assert body_ids(text) == [body]
+    assert card in card_ids(text)
+
+
+def test_the_best_match_prints_in_full_however_common_its_words(workspace: Path) -> None:
+    # "review" and "ui" are in most of these memories; the best of them is still the answer.
+    root = workspace / ".engram"
+    put(root, "a.md", mem("design-check", "skill", summary="Review the UI against the guidelines.",
+                          triggers=["review my ui"], body="Check spacing, contrast and focus."))
+    for n in range(3):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Review notes {n}.",
+                                  body="The UI review happens on Fridays."))
+    text = ok(load(workspace, "review my UI"))
+    assert body_ids(text)[:1] == ["design-check"]
 
 
 # -- path triggers with braces -----------------------------------------------------------------
