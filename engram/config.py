@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 from engram.errors import ConfigError
-from engram.records import TYPE_CHECKING, record, replace
 
 if TYPE_CHECKING:
     from typing import Any
@@ -28,8 +28,7 @@ DEFAULT_FIELD_WEIGHTS: tuple[tuple[str, float], ...] = (
 WEIGHTS_KEY = "load.field_weights"
 
 
-@record
-class Config:
+class Config(NamedTuple):
     """Resolved settings; field `load_limit` is key `load.limit` in a config file."""
 
     load_limit: int = 8
@@ -78,7 +77,7 @@ def load_config(workspace_dir: str | None, home_dir: str, *, lenient: bool = Fal
             continue
         user = None if own else os.path.join(home_dir, CONFIG_FILE)
         config = _apply(config, data, path, sink, user)
-    return replace(config, warnings=tuple(sink)) if sink else config
+    return config._replace(warnings=tuple(sink)) if sink else config
 
 
 def _report(sink: list[str] | None, message: str) -> None:
@@ -277,7 +276,7 @@ def _apply(config: Config, data: dict[str, Any], path: str,
         except ConfigError as exc:
             _report(sink, str(exc))
     changes["load_field_weights"] = tuple((name, weights[name]) for name in WEIGHT_FIELDS)
-    return replace(config, **changes)
+    return config._replace(**changes)
 
 
 def _weight_field(path: str, name: str) -> str:

@@ -10,10 +10,10 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from engram.hashing import blake2b
 from engram.model import Problem
-from engram.records import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from typing import Any

@@ -7,9 +7,9 @@ the prerequisites it declares (those that are visible).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from typing import NamedTuple
 
 from engram.model import Memory
-from engram.records import NamedTuple
 
 
 class Routed(NamedTuple):

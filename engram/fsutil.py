@@ -8,8 +8,7 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-
-from engram.records import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import IO

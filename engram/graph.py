@@ -6,16 +6,14 @@ Layers come from `engram.layers`, the same algorithm that orders packs.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from engram import layers as layering
 from engram.model import Problem
 from engram.pipeline import Request, Scopes, build_pack, resolve
-from engram.records import replace
 
 
-@dataclass(frozen=True)
-class GraphReport:
+class GraphReport(NamedTuple):
     memories: int
     layers: tuple[tuple[str, ...], ...]
     missing: tuple[tuple[str, str], ...]  # (dependent, missing prerequisite)
@@ -27,7 +25,7 @@ class GraphReport:
     routed: tuple[str, ...] = ()
     prerequisites: tuple[str, ...] = ()
     dependents: tuple[str, ...] = ()
-    edges: tuple[tuple[str, str], ...] = field(default=())
+    edges: tuple[tuple[str, str], ...] = ()
 
 
 def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -> GraphReport:
@@ -69,16 +67,15 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
         scopes.close()
     if topic is None:
         return report
-    pack = build_pack(replace(request, query=topic, record_fetch=False), ctx)
+    pack = build_pack(request._replace(query=topic, record_fetch=False), ctx)
     routed = tuple(i.memory.id for i in pack.items if i.disclosure != "related")
     dependents_of: dict[str, list[str]] = {}
     for dep, mid in report.edges:
         dependents_of.setdefault(dep, []).append(mid)
     prereqs = layering.reachable(routed, deps)
     dependents = layering.reachable(routed, dependents_of)
-    return GraphReport(**{**report.__dict__, "topic": topic, "routed": routed,
-                          "prerequisites": tuple(sorted(prereqs)),
-                          "dependents": tuple(sorted(dependents - set(routed)))})
+    return report._replace(topic=topic, routed=routed, prerequisites=tuple(sorted(prereqs)),
+                           dependents=tuple(sorted(dependents - set(routed))))
 
 
 def _shadowed(scopes: Scopes) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ gain nothing from OpenSSL's speed. Any other interpreter falls back to hashlib.
 
 from __future__ import annotations
 
-from engram.records import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hashlib import blake2b, sha256

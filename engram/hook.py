@@ -13,8 +13,8 @@ import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
 
-from engram import records
 from engram.errors import EngramError, UnknownHostError, WorkspaceError
 from engram.hooklog import LogEntry, now_iso
 from engram.hooklog import append as append_log
@@ -31,7 +31,6 @@ from engram.hosts.base import (
     HookEvent,
     Host,
 )
-from engram.records import TYPE_CHECKING, record
 from engram.state import (
     SessionState,
     StateLocked,
@@ -45,7 +44,8 @@ if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay imp
     from typing import Any
 
     from engram.config import Config
-    from engram.model import Memory, Pack
+    from engram.index import Head
+    from engram.model import Pack
     from engram.pipeline import Context, Request
     from engram.render import Rendered, RenderedParts
 
@@ -61,16 +61,14 @@ _SLASH_COMMAND = re.compile(r"^/[A-Za-z][\w:.-]*(?:\s|$)")
 _FIT_ATTEMPTS = 6
 
 
-@record
-class HookResult:
+class HookResult(NamedTuple):
     """What the CLI prints: `stdout` verbatim (already complete, never partial), `stderr` lines."""
 
     stdout: str
     stderr: tuple[str, ...] = ()
 
 
-@record
-class _Outcome:
+class _Outcome(NamedTuple):
     """What one hook call prints, logs and records."""
 
     text: str = ""  # what to inject; "" = the host's no-op
@@ -186,7 +184,7 @@ def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], N
         outcome = _Outcome(entry={"note": str(exc)}, stderr=(f"engram: {exc}",))
     warnings = ctx.config.warnings
     if warnings:
-        outcome = records.replace(outcome, stderr=(
+        outcome = outcome._replace(stderr=(
             *outcome.stderr, *(f"engram: warning: {w}" for w in warnings)))
 
     def log(chars: int) -> None:
@@ -206,8 +204,7 @@ def _no_log(chars: int) -> None:
     return None
 
 
-@record
-class _Run:
+class _Run(NamedTuple):
     """One hook call: the host, its event, the request it maps to and the resolved context."""
 
     host: Host
@@ -241,7 +238,7 @@ class _Run:
             yield state
 
     def request(self, **changes: Any) -> Request:
-        return records.replace(self.base, **changes)
+        return self.base._replace(**changes)
 
 
 def _ignored(run: _Run) -> _Outcome:
@@ -276,7 +273,7 @@ def _session_start(run: _Run) -> _Outcome:
         rendered = fit(run.host, pack, omit_ids=already, head=head)
         record_delivery(state, pack, rendered)
     outcome = _from_rendered(rendered)
-    return records.replace(outcome, entry={**outcome.entry, "overrides": _shown_overrides(
+    return outcome._replace(entry={**outcome.entry, "overrides": _shown_overrides(
         pack, rendered)}, stderr=withheld_lines(pack))
 
 
@@ -337,7 +334,7 @@ def _file(run: _Run) -> _Outcome:
     if deny and outcome.entry.get("delivered"):
         note = ("engram: this write was held back once so that the conventions below come "
                 "first; apply them and make the write again.")
-        outcome = records.replace(outcome, text=_after_first_line(outcome.text, note), deny=True)
+        outcome = outcome._replace(text=_after_first_line(outcome.text, note), deny=True)
     return outcome
 
 
@@ -380,7 +377,7 @@ def _subagent_start(run: _Run) -> _Outcome:
         pack = build_pack(run.request(ids=tuple(parent.last_pack), disclosure="full",
                                       record_fetch=False), run.ctx)
         # An id fetch skips routing; the subagent's role still decides what it may see.
-        pack = records.replace(pack, items=tuple(
+        pack = pack._replace(items=tuple(
             i for i in pack.items if not i.memory.roles or event.role in i.memory.roles))
     with run.session() as state:
         state.reset()  # a subagent starts with an empty context of its own
@@ -453,7 +450,7 @@ def _deliver(run: _Run, state: SessionState, pack: Pack) -> _Outcome:
     rendered = fit(run.host, pack, omit_ids=omit, head=head)
     record_delivery(state, pack, rendered)
     outcome = _from_rendered(rendered)
-    return records.replace(outcome, entry={**outcome.entry, "already": tuple(already),
+    return outcome._replace(entry={**outcome.entry, "already": tuple(already),
                                            "overrides": _shown_overrides(pack, rendered)},
                            stderr=withheld_lines(pack))
 
@@ -504,9 +501,9 @@ def limit_bodies(pack: Pack, state: SessionState, max_bodies: int) -> Pack:
             if budget > 0:
                 budget -= 1
             else:
-                item = records.replace(item, disclosure="card")
+                item = item._replace(disclosure="card")
         items.append(item)
-    return records.replace(pack, items=tuple(items))
+    return pack._replace(items=tuple(items))
 
 
 def fit(host: Host, pack: Pack, *, omit_ids: Collection[str] = (),
@@ -567,7 +564,7 @@ def overrides(pack: Pack) -> tuple[str, ...]:
                  if i.memory.safety_allow)
 
 
-def index_line(memories: Sequence[Memory]) -> str | None:
+def index_line(memories: Sequence[Head]) -> str | None:
     """`engram: N memories available (rules R, skills S, knowledge K); routed per prompt`."""
     if not memories:
         return None

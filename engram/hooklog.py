@@ -11,9 +11,9 @@ import os
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from engram.fsutil import file_lock
-from engram.records import TYPE_CHECKING, record
 from engram.state import LOCK_WAIT_SECONDS
 
 if TYPE_CHECKING:
@@ -24,8 +24,7 @@ LOG_NAME = "log.jsonl"
 MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
-@record
-class LogEntry:
+class LogEntry(NamedTuple):
     """One line of the hook log."""
 
     time: str

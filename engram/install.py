@@ -11,9 +11,8 @@ import os
 import shlex
 import shutil
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engram.errors import EngramError
 from engram.fsutil import atomic_write
@@ -31,8 +30,7 @@ CURSOR_DOUBLE_NOTE = ("Cursor also runs Claude Code hooks when third-party confi
                       "with both installed, engram may inject twice in Cursor")
 
 
-@dataclass(frozen=True)
-class InstallResult:
+class InstallResult(NamedTuple):
     host: str
     scope: str  # PROJECT | GLOBAL
     path: Path
@@ -44,8 +42,7 @@ class InstallResult:
         return self.action in ("installed", "updated", "removed")
 
 
-@dataclass(frozen=True)
-class HostStatus:
+class HostStatus(NamedTuple):
     host: str
     scope: str
     path: Path
@@ -234,8 +231,7 @@ def _load_config(path: Path) -> tuple[dict[str, Any] | None, _Source]:
     return data, _Source(text, JsonStyle.of(text, bom=raw.startswith(b"\xef\xbb\xbf")))
 
 
-@dataclass(frozen=True)
-class _Source:
+class _Source(NamedTuple):
     text: str  # without a BOM; "" when there was no file or an empty one
     style: JsonStyle
 

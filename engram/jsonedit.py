@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 _DECODER = json.JSONDecoder()
 _WS = " \t\r\n"
 
 
-@dataclass(frozen=True)
-class JsonStyle:
+class JsonStyle(NamedTuple):
     """How a file was laid out, for text engram writes into it (and for files it creates)."""
 
     indent: int | str | None = 2

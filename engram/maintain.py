@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engram.config import Config
 from engram.errors import EngramError, UnknownIdError
@@ -17,7 +17,6 @@ from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
 from engram.pipeline import Request, Scopes, allow_in_force, resolve
-from engram.records import replace
 from engram.stale import SourcesLock
 
 
@@ -35,7 +34,7 @@ def _config_problem(warning: str) -> Problem:
 def check(request: Request) -> list[Problem]:
     """Every problem in both scopes, sorted: invalid files, warnings, graph problems, and the
     config keys the hooks set aside (an error here, while the hooks run on the defaults)."""
-    ctx = resolve(replace(request, lenient_config=True))
+    ctx = resolve(request._replace(lenient_config=True))
     scopes = Scopes(ctx, force=True)
     try:
         problems = scopes.problems()
@@ -51,7 +50,7 @@ def check(request: Request) -> list[Problem]:
     finally:
         scopes.close()
     problems.extend(_config_problem(warning) for warning in ctx.config.warnings)
-    report = analyze(replace(request, lenient_config=True))
+    report = analyze(request._replace(lenient_config=True))
     for mid, dep in report.missing:
         problems.append(Problem(paths[mid], key_line(files[mid], "depends_on"), "depends_on",
                                 f"prerequisite '{dep}' does not exist (loads without it)",
@@ -121,8 +120,7 @@ def key_line(path: Path, key: str) -> int:
     return 1
 
 
-@dataclass(frozen=True)
-class VerifyResult:
+class VerifyResult(NamedTuple):
     recorded: tuple[str, ...]
     problems: tuple[str, ...]
     lock_path: Path
@@ -132,7 +130,7 @@ def verify(request: Request, ids: tuple[str, ...] = ()) -> VerifyResult:
     """Record the current hashes of the memories' `sources` in `.engram/sources.lock`: the
     workspace's own memories (an outer layer's sources are relative to its folder, and its
     lock is its own)."""
-    request = replace(request, layers=False)
+    request = request._replace(layers=False)
     ctx = resolve(request)
     if ctx.engram_dir is None:
         raise EngramError(f"{ctx.cwd}: workspace: no {SCOPE_DIRNAME}/ folder (run engram init)")

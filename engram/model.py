@@ -5,7 +5,7 @@ No I/O here: every stage takes and returns these, so each can be tested on its o
 
 from __future__ import annotations
 
-from engram.records import record
+from typing import NamedTuple
 
 WORKSPACE = "workspace"
 GLOBAL = "global"
@@ -17,8 +17,7 @@ LIFECYCLES = ("active", "review_due", "superseded", "archived")
 LOAD_MODES = ("auto", "always")
 
 
-@record
-class Problem:
+class Problem(NamedTuple):
     """One finding about one file: `path:line: field: message`."""
 
     path: str
@@ -40,8 +39,7 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
-@record
-class Memory:
+class Memory(NamedTuple):
     """One parsed memory file. Dates are ISO strings; lists are tuples (hashable, frozen)."""
 
     id: str
@@ -83,11 +81,10 @@ class Memory:
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "2db94a40004b"
+SCANNER_VERSION = "f069512de81c"
 
 
-@record
-class Finding:
+class Finding(NamedTuple):
     """A safety-scan verdict on one line of text that would be printed."""
 
     kind: str  # e.g. "injection", "role-play", "exfiltration", "secret", "unicode"
@@ -95,8 +92,7 @@ class Finding:
     detail: str = ""
 
 
-@record
-class Candidate:
+class Candidate(NamedTuple):
     """A memory considered for a query, with every number dry-run shows."""
 
     memory: Memory
@@ -114,8 +110,7 @@ class Candidate:
     layer: str | None = None  # the nested scope's folder, when several workspace layers apply
 
 
-@record
-class PackItem:
+class PackItem(NamedTuple):
     """One memory in the printed pack."""
 
     memory: Memory
@@ -128,8 +123,7 @@ class PackItem:
     rank: int = 0  # position in rank order (prerequisites right after their dependent)
 
 
-@record
-class Pack:
+class Pack(NamedTuple):
     """The answer to one query: what to print and everything needed to explain it."""
 
     query: str

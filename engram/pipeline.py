@@ -12,21 +12,23 @@ import os
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from functools import cached_property, wraps
+from functools import wraps
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from engram import expand, rank, records, report, route
-from engram.config import DEFAULT_FIELD_WEIGHTS, Config, load_config
+from engram import expand, rank, report, route
+from engram.config import Config, load_config
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write
 from engram.index import (
     FIELDS,
+    Head,
+    Posting,
     Record,
     Restriction,
     ScopeIndex,
     discard,
     is_corrupt,
-    unpack_lengths,
 )
 from engram.model import GLOBAL, WORKSPACE, Candidate, Finding, Memory, Pack, PackItem, Problem
 from engram.paths import (
@@ -37,7 +39,6 @@ from engram.paths import (
     global_root,
     outer_projects,
 )
-from engram.records import TYPE_CHECKING, Protocol
 from engram.render import RELATED_MAX, Printable, Rendered, check_printable, render_pack
 from engram.stale import SourcesLock
 from engram.tokenize import anchors as query_anchors
@@ -53,8 +54,7 @@ FETCH_BOOST_DAYS = 30
 MAX_CHECK_ROUNDS = 2  # re-index and re-rank once if a file changed between index and print
 
 
-@records.record
-class Request:
+class Request(NamedTuple):
     """What a caller asks for: the task, where it runs, and how the pack should look."""
 
     query: str = ""
@@ -91,8 +91,7 @@ class OpenIndexes(Protocol):
         ...
 
 
-@records.record
-class Context:
+class Context(NamedTuple):
     """Where a request runs: its scope folders and merged configuration."""
 
     workspace_dir: Path | None  # the project dir holding .engram/
@@ -103,20 +102,17 @@ class Context:
     today: str
     role: str | None
     cwd: Path
+    # The workspace's sources.lock, read once per command however many memories ask.
+    sources_lock: SourcesLock
     outer_dirs: tuple[Path, ...] = ()  # project dirs of the layers above, nearest first
     # A long-lived caller (engram mcp) keeps its indexes open between requests; None: each
     # request opens, refreshes and closes its own, as a one-shot command should.
     indexes: OpenIndexes | None = None
 
-    def can_see(self, memory: Memory) -> bool:
+    def can_see(self, memory: route.Lifecycled) -> bool:
         """In its lifecycle window today and visible to the active role."""
         return (route.lifecycle_exclusion(memory, self.today) is None
                 and route.role_visible(memory, self.role))
-
-    @cached_property
-    def sources_lock(self) -> SourcesLock:
-        """The workspace's sources.lock, read once per command however many memories ask."""
-        return SourcesLock(self.engram_dir)
 
 
 def today() -> str:
@@ -135,7 +131,8 @@ def resolve(request: Request) -> Context:
     state_dir = derived_dir(state_root, STATE_DIRNAME) if state_root is not None else None
     role = request.role or os.environ.get("ENGRAM_ROLE") or None
     outer = tuple(outer_projects(project)) if project is not None and request.layers else ()
-    return Context(project, engram_dir, global_dir, config, state_dir, today(), role, cwd, outer)
+    return Context(project, engram_dir, global_dir, config, state_dir, today(), role, cwd,
+                   SourcesLock(engram_dir), outer)
 
 
 class Scopes:
@@ -187,8 +184,8 @@ class Scopes:
         if len(same) > 1:
             for index in same:
                 hit = index.keys_by_id([memory.id])
-                if memory.id in hit and index.records([hit[memory.id]])[
-                        hit[memory.id]].memory.sha256 == memory.sha256:
+                if memory.id in hit and index.heads([hit[memory.id]])[
+                        hit[memory.id]].sha256 == memory.sha256:
                     return index
         if same:
             return same[0]
@@ -210,6 +207,17 @@ class Scopes:
                 return record, rank_no
         return None
 
+    def exists(self, memory_id: str) -> bool:
+        return any(memory_id in index.present_ids([memory_id]) for index in self.indexes)
+
+    def refreshed(self, changed: Iterable[Memory]) -> None:
+        """Re-index the files of these memories (their bytes changed since they were indexed)."""
+        for memory in changed:
+            index = self.index_of(memory)
+            index.invalidate(memory.rel_path)
+            index.refresh()
+        self._visible.clear()
+
     def visible(self, memory_id: str) -> tuple[Memory, int] | None:
         """A prerequisite as expand sees it: present, in its lifecycle window, role-visible."""
         if memory_id not in self._visible:
@@ -224,7 +232,7 @@ class Scopes:
         out: list[Problem] = []
         for index in self.indexes:
             for problem in index.problems():
-                out.append(records.replace(problem, path=self.display(index, problem.path)))
+                out.append(problem._replace(path=self.display(index, problem.path)))
         return out
 
     def display(self, index: ScopeIndex, rel: str) -> str:
@@ -252,12 +260,33 @@ class Scopes:
         out.sort(key=lambda rr: rr[0].memory.id)
         return out
 
+    def all_heads(self) -> list[tuple[Head, int]]:
+        """`all_records`, only the heads: enough to filter and choose before decoding."""
+        seen: set[str] = set()
+        out: list[tuple[Head, int]] = []
+        for rank_no, index in enumerate(self.indexes):
+            for head in index.all_heads():
+                if head.id not in seen:
+                    seen.add(head.id)
+                    out.append((head, rank_no))
+        out.sort(key=lambda hr: hr[0].id)
+        return out
+
+    def memories(self, heads: list[tuple[Head, int]]) -> list[Memory]:
+        """The full memories of these heads, in their order."""
+        by_rank: dict[int, dict[int, Record]] = {}
+        for rank_no, index in enumerate(self.indexes):
+            keys = [h.key for h, n in heads if n == rank_no]
+            if keys:
+                by_rank[rank_no] = index.records(keys)
+        return [by_rank[n][h.key].memory for h, n in heads]
+
 
 # -- routing and ranking ------------------------------------------------------------------------
 class _Scored:
     """A candidate while it is ranked. `record` is loaded only for memories that can reach the
-    pack (or for every candidate when the caller asks for an explanation). A plain class: a
-    dataclass would cost its definition at every import."""
+    pack (or for every candidate when the caller asks for an explanation). Updated stage by
+    stage, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
                  "stale", "excluded", "detail", "group", "loose")
@@ -330,7 +359,6 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     exclusions need no record, and no multiplier lifts a score by more than `_max_boost`.
     """
     weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
-    default_weights = weights == tuple(dict(DEFAULT_FIELD_WEIGHTS).get(n, 0.0) for n in FIELDS)
     # Without an explanation to print, memories the gate is sure to exclude are only counted
     # as never related; they are kept aside for a path trigger or the path bonus.
     drop_weak = need is not None and gate and route.gate_drops_weak(len(anchors))
@@ -345,31 +373,29 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
         here = scopes.touched[n] if scopes.touched and touched else touched
-        scored_count, totals = index.scoring_stats()
+        corpus = index.corpus()
         if anchors and not path_only:
-            postings = index.postings(anchors)
-            negations = totals[route.NEGATIVE] > 0
+            postings = index.postings(anchors, weights)
+            negations = corpus.tokens.negative > 0
             for term, rows in postings.items():
                 doc_freq[term] += route.doc_freq(rows, negations)
-            route.gather(postings, weights, ev, lens, aside if drop_weak else None,
-                         default_weights)
+            route.gather(postings, weights, ev, lens, aside if drop_weak else None)
         if here:
-            set_aside: dict[int, tuple[str, route.Row]] | None = None
-            for key, globs in index.path_globbed():
-                if route.path_matches(((r, i) for r, i in globs), here):
+            set_aside: dict[int, tuple[str, Posting]] | None = None
+            for key, globs in index.path_rules():
+                if route.path_matches(globs, here):
                     if key not in ev and aside:
                         if set_aside is None:
                             set_aside = route.weak_index(aside)
                         found = set_aside.get(key)
                         if found is not None:
-                            route.gather({found[0]: [found[1]]}, weights, ev, lens,
-                                         default_weights=default_weights)
+                            route.gather({found[0]: [found[1]]}, weights, ev, lens)
                     ev.setdefault(key, route.Evidence()).path_match = True
         evidence.append(ev)
         lengths.append(lens)
         weak.append(aside)
-        doc_count += scored_count
-        weighted_total += rank.weighted_len(totals, weights)
+        doc_count += corpus.doc_count
+        weighted_total += rank.weighted_len(corpus.tokens, weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}
     scored: list[_Scored] = []
@@ -378,9 +404,8 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         groups = index.dup_groups(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-        doc_lengths = _doc_lengths(lens, default_weights, weights)
         bm25 = rank.bm25_scores({key: e.tf for key, e in ev.items()},
-                                defaultdict(float, doc_lengths), idfs, stats)
+                                defaultdict(float, lens), idfs, stats)
         for key, e in ev.items():
             single = e.body_only
             e.common = single is not None and doc_freq[single] > 1
@@ -400,8 +425,7 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         _exclude_off_topic(scopes, scored, anchors, specific)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:
-        top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, default_weights, weights,
-                                                 idfs, stats))
+        top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
     bonus = top_bm25 if top_bm25 > 0 else 1.0
     fetched = _fetch_history(ctx)
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
@@ -418,30 +442,19 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
     return ranked + [s for s in scored if id(s) not in ranked_ids]
 
 
-def _doc_lengths(lens: dict[int, float], default_weights: bool,
-                 weights: tuple[float, ...]) -> dict[int, float]:
-    """Weighted document lengths; the index stores them ready for the default weights."""
-    if default_weights:
-        return lens
-    return {key: rank.weighted_len(unpack_lengths(int(packed)), weights)
-            for key, packed in lens.items()}
-
-
-def _best_weak_bm25(aside: route.WeakHits, floor: float, default_weights: bool,
-                    weights: tuple[float, ...], idfs: dict[str, float],
-                    stats: rank.CorpusStats) -> float:
+def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, ...],
+                    idfs: dict[str, float], stats: rank.CorpusStats) -> float:
     """The best BM25 among memories set aside with one weak hit (the path bonus counts every
     candidate), computed only for anchors whose IDF bound could beat `floor`."""
     bound = {term: idfs[term] * (rank.K1 + 1.0) for term in idfs}
     tfs: dict[int, dict[str, float]] = {}
     lens: dict[int, float] = {}
-    at = route.length_at(default_weights)
     for term, rows in aside.items():
         if bound[term] > floor:
-            for row in rows:
-                tfs[row[0]] = {term: route.weighted_tf(row[1], weights)}
-                lens[row[0]] = row[at]
-    scores = rank.bm25_scores(tfs, _doc_lengths(lens, default_weights, weights), idfs, stats)
+            for posting in rows:
+                tfs[posting.key] = {term: route.weighted_tf(posting.counts, weights)}
+                lens[posting.key] = posting.length
+    scores = rank.bm25_scores(tfs, lens, idfs, stats)
     return max(scores.values(), default=0.0)
 
 
@@ -731,8 +744,8 @@ def _overrides_in_force(ctx: Context, pack: Pack) -> Pack:
     if not any(i.memory.safety_allow and not allow_in_force(i.memory, ctx.config)
                for i in pack.items):
         return pack
-    return records.replace(pack, items=tuple(
-        records.replace(i, memory=records.replace(i.memory, safety_allow=()))
+    return pack._replace(items=tuple(
+        i._replace(memory=i.memory._replace(safety_allow=()))
         if not allow_in_force(i.memory, ctx.config) else i for i in pack.items))
 
 
@@ -749,11 +762,7 @@ def _build_pack(ctx: Context, request: Request) -> Pack:
             pack, changed = _routed_pack(ctx, scopes, request)
             if not changed:
                 return pack
-            for memory in changed:
-                index = scopes.index_of(memory)
-                index.invalidate(memory.rel_path)
-                index.refresh()
-            scopes._visible.clear()
+            scopes.refreshed(changed)
         pack, changed = _routed_pack(ctx, scopes, request, final=True)
         return pack
     finally:
@@ -841,7 +850,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         else:
             candidates.append(_candidate(s, layer=layer))
     for mid, reason in excluded:
-        candidates = [records.replace(c, excluded=reason) if c.memory.id == mid else c
+        candidates = [c._replace(excluded=reason) if c.memory.id == mid else c
                       for c in candidates]
     in_pack = {i.memory.id for i in items}
     excluded_all = sorted({(c.memory.id, c.excluded) for c in candidates
@@ -858,8 +867,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
 
 
 def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
-    return tuple(dep if scopes.find(dep) is not None else f"{dep} (missing)"
-                 for dep in memory.depends_on)
+    return tuple(dep if scopes.exists(dep) else f"{dep} (missing)" for dep in memory.depends_on)
 
 
 def _seed_stems(scopes: Scopes, text: str) -> None:
@@ -966,25 +974,26 @@ def visible_memories(request: Request, context: Context | None = None) -> list[M
 
 @_rebuilds_corrupt_index
 def session_start(request: Request,
-                  context: Context | None = None) -> tuple[Pack, list[Memory]]:
+                  context: Context | None = None) -> tuple[Pack, list[Head]]:
     """The session pack and every visible memory (for the hook's one-line index), from one
     opening of the indexes: a session start should walk the files once, not twice."""
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        # Every record is decoded once, for both: at 10k memories a second pass cost ~0.1 s.
-        visible = [(r, n) for r, n in scopes.all_records() if ctx.can_see(r.memory)]
+        # Heads only: the full record is decoded for the session pack's few members.
+        visible = [(h, n) for h, n in scopes.all_heads() if ctx.can_see(h)]
         pack = _overrides_in_force(ctx, _session_pack(visible, scopes, request))
-        return pack, [r.memory for r, _ in visible]
+        return pack, [h for h, _ in visible]
     finally:
         scopes.close()
 
 
-def _session_pack(visible: list[tuple[Record, int]], scopes: Scopes, request: Request) -> Pack:
-    chosen = [(r, n) for r, n in visible
-              if r.memory.load == "always" or (r.memory.type == "rule" and r.memory.level == 0)]
-    chosen.sort(key=lambda rn: (rn[0].depth, rn[1], rn[0].memory.id))
-    routed = [expand.Routed(r.memory, 1.0, r.depth) for r, _ in chosen]
+def _session_pack(visible: list[tuple[Head, int]], scopes: Scopes, request: Request) -> Pack:
+    chosen = [(h, n) for h, n in visible
+              if h.load == "always" or (h.type == "rule" and h.level == 0)]
+    chosen.sort(key=lambda hn: (hn[0].depth, hn[1], hn[0].id))
+    routed = [expand.Routed(memory, 1.0, h.depth)
+              for (h, _), memory in zip(chosen, scopes.memories(chosen), strict=True)]
     selection = expand.select(routed, scopes.visible, None)
     ranks = expand.rank_order(selection)
     items: list[PackItem] = []

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engram import records
 from engram.errors import EngramError
 from engram.model import Memory, Pack, PackItem
 from engram.paths import SCOPE_DIRNAME
@@ -307,7 +306,7 @@ def _run_engram(cases: list[Case], project: Path, limit: int | None,
         bodies = [i.memory.id for i in pack.items if i.disclosure == "body"]
         result = judge(case, members, estimate_tokens(render_pack(pack).text), bodies, graph)
         if not result.passed:  # rank every candidate, so the reasons cover every expected id
-            pack = pipeline.build_pack(records.replace(request, explain=True))
+            pack = pipeline.build_pack(request._replace(explain=True))
         results.append(_explained(result, pack, report.dry_run if verbose else None))
     if cases:
         count = len(graph)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from engram.errors import EngramError
-from engram.records import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from typing import Any

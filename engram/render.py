@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from engram.hashing import sha256
 from engram.model import Finding, Memory, Pack, PackItem
-from engram.records import NamedTuple
 
 CARD_MAX = 160
 RELATED_MAX = 5

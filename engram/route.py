@@ -9,19 +9,15 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from typing import Protocol
 
-from engram.index import FIELDS, SCORING_MASK, unpack_counts
+from engram.index import FieldCounts, Posting
 from engram.model import Memory
-from engram.records import Protocol
 from engram.tokenize import anchors as phrase_terms
 
-NEGATIVE = FIELDS.index("negative")
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
 STRONG_FIELDS = frozenset({"id", "tags"})
-_FIELD_BITS = SCORING_MASK.bit_length() // NEGATIVE
-STRONG_MASK = sum(((1 << _FIELD_BITS) - 1) << (FIELDS.index(name) * _FIELD_BITS)
-                  for name in STRONG_FIELDS)
 # A phrase of one compound word ("zero-downtime") also yields its parts; the parts decide.
 _COMPOUND = re.compile(r"[-_./:]")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
@@ -39,8 +35,8 @@ NAMING_FIELDS = frozenset({"id", "tags", "triggers"})
 
 
 class Evidence:
-    """What one memory shares with the query, before any scoring. A plain class: one is made
-    per candidate, and a dataclass would cost its definition at every import."""
+    """What one memory shares with the query, before any scoring. Filled in as postings are
+    read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common")
 
@@ -71,29 +67,27 @@ class Evidence:
         return self.common and self.body_only is not None
 
 
-# (memory key, packed field counts, packed field lengths, default-weighted length)
-Row = tuple[int, int, int, float]
-WeakHits = dict[str, list[Row]]  # anchor -> rows of memories with that one weak hit
+WeakHits = dict[str, list[Posting]]  # anchor -> postings of memories with that one weak hit
 
 
-def doc_freq(rows: list[Row], negations: bool) -> int:
+def doc_freq(postings: list[Posting], negations: bool) -> int:
     """How many memories hold the term in text that scores. A term met only inside an
     exclusion clause does not count: IDF is over the documents BM25 scores, as rank_bm25 has it
-    on the same weighted documents. Without any clause in the index, every row counts."""
-    return sum(1 for row in rows if row[1] & SCORING_MASK) if negations else len(rows)
+    on the same weighted documents. Without any clause in the index, every posting counts."""
+    if not negations:
+        return len(postings)
+    return sum(1 for p in postings if any(p.counts.scoring))
 
 
-def length_at(default_weights: bool) -> int:
-    """Where a row holds what BM25 needs of a memory's length: the weighted length itself for
-    the default weights, else the packed per-field lengths to weigh as configured."""
-    return 3 if default_weights else 2
+def _strong(counts: FieldCounts) -> bool:
+    return bool(counts.id or counts.tags)  # STRONG_FIELDS
 
 
-def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
+def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
-           weak: WeakHits | None = None, default_weights: bool = True) -> None:
+           weak: WeakHits | None = None) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
-    memory's length, `length_at`, which BM25 needs).
+    memory's document length, which BM25 needs).
 
     With `weak`, a memory whose only hit is one weak anchor (not in its id, tags or directive)
     is noted there instead of in `into`: the gate of a long query excludes it whatever its
@@ -101,25 +95,22 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
     """
     if weak is not None:
         postings = _set_aside(postings, weak)
-    positive = range(NEGATIVE)
-    at = length_at(default_weights)
-    # Most postings share a handful of count patterns (one hit in the body...): decode each once.
+    # Most postings share a handful of count patterns (one hit in the body...), each one
+    # FieldCounts value: read each once.
     decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
     for term, rows in postings.items():
-        for row in rows:
-            key, packed = row[0], row[1]
-            hit = decoded.get(packed)
+        for key, counts, length in rows:
+            hit = decoded.get(id(counts))
             if hit is None:
-                counts = unpack_counts(packed)
-                hit_fields = tuple(FIELDS[i] for i in positive if counts[i])
-                hit = decoded[packed] = (
-                    weighted_tf(packed, weights), hit_fields,
-                    bool(counts[NEGATIVE]), bool(STRONG_FIELDS.intersection(hit_fields)))
+                hit_fields = counts.hit_fields()
+                hit = decoded[id(counts)] = (
+                    weighted_tf(counts, weights), hit_fields,
+                    bool(counts.negative), bool(STRONG_FIELDS.intersection(hit_fields)))
             tf, hit_fields, negative, strong = hit
             ev = into.get(key)
             if ev is None:
                 ev = into[key] = Evidence()
-                lengths[key] = row[at]
+                lengths[key] = length
             if tf > 0:
                 ev.tf[term] = tf
                 ev.fields[term] = hit_fields
@@ -129,30 +120,31 @@ def gather(postings: Mapping[str, list[Row]], weights: tuple[float, ...],
                 ev.negated.add(term)
 
 
-def _set_aside(postings: Mapping[str, list[Row]], weak: WeakHits) -> dict[str, list[Row]]:
-    """The rows worth gathering; the rows of one-hit weak memories go to `weak`. Filtering
-    whole lists in comprehensions is several times cheaper than testing row by row."""
+def _set_aside(postings: Mapping[str, list[Posting]], weak: WeakHits
+               ) -> dict[str, list[Posting]]:
+    """The postings worth gathering; those of one-hit weak memories go to `weak`. Filtering
+    whole lists in comprehensions is several times cheaper than testing one by one."""
     hits: Counter[int] = Counter()
     for rows in postings.values():
-        hits.update([row[0] for row in rows])
+        hits.update([p.key for p in rows])
     several = {key for key, n in hits.items() if n > 1}
-    kept: dict[str, list[Row]] = {}
+    kept: dict[str, list[Posting]] = {}
     for term, rows in postings.items():
-        kept[term] = [r for r in rows if r[1] & STRONG_MASK or r[0] in several]
-        weak[term] = [r for r in rows if not r[1] & STRONG_MASK and r[0] not in several]
+        kept[term] = [p for p in rows if _strong(p.counts) or p.key in several]
+        weak[term] = [p for p in rows if not _strong(p.counts) and p.key not in several]
     return kept
 
 
-def weak_index(weak: WeakHits) -> dict[int, tuple[str, Row]]:
-    """Memory key -> (anchor, row) of the memories set aside, for the path triggers that match
-    one after all."""
-    return {row[0]: (term, row) for term, rows in weak.items() for row in rows}
+def weak_index(weak: WeakHits) -> dict[int, tuple[str, Posting]]:
+    """Memory key -> (anchor, posting) of the memories set aside, for the path triggers that
+    match one after all."""
+    return {p.key: (term, p) for term, rows in weak.items() for p in rows}
 
 
-def weighted_tf(packed: int, weights: tuple[float, ...]) -> float:
-    """A posting's term frequency: its per-field counts (the exclusion clause aside) weighted."""
-    counts = unpack_counts(packed)
-    return sum(counts[i] * weights[i] for i in range(NEGATIVE))
+def weighted_tf(counts: FieldCounts, weights: tuple[float, ...]) -> float:
+    """A posting's term frequency: its per-field counts (the exclusion clause aside) weighted
+    (`weights` in FIELDS order)."""
+    return sum(n * w for n, w in zip(counts.scoring, weights, strict=False))
 
 
 def gate_drops_weak(anchor_count: int) -> bool:

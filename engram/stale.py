@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
 
 from engram.errors import EngramError
@@ -37,19 +38,24 @@ def file_hash(path: Path) -> str | None:
 
 
 class SourcesLock:
+    """A workspace's sources.lock, read at the first question (most commands ask none)."""
+
     def __init__(self, engram_dir: Path | None) -> None:
         self.path = engram_dir / LOCK_FILE if engram_dir is not None else None
         self.project = engram_dir.parent if engram_dir is not None else None
-        self.entries: dict[str, dict[str, str]] = {}
-        if self.path is not None and self.path.exists():
-            try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-                raw = data.get("memories", {}) if isinstance(data, dict) else {}
-                self.entries = {str(k): {str(p): str(h) for p, h in v.items()}
-                                for k, v in raw.items() if isinstance(v, dict)}
-            except (OSError, ValueError, AttributeError) as exc:
-                raise EngramError(f"{self.path}: memories: not a valid sources.lock ({exc})")\
-                    from exc
+
+    @cached_property
+    def entries(self) -> dict[str, dict[str, str]]:
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = data.get("memories", {}) if isinstance(data, dict) else {}
+            return {str(k): {str(p): str(h) for p, h in v.items()}
+                    for k, v in raw.items() if isinstance(v, dict)}
+        except (OSError, ValueError, AttributeError) as exc:
+            raise EngramError(f"{self.path}: memories: not a valid sources.lock ({exc})")\
+                from exc
 
     def is_stale(self, memory: Memory) -> bool:
         """Stale when a recorded source changed or vanished; no lock entry yet is not stale."""

@@ -11,11 +11,11 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engram.errors import EngramError
 from engram.fsutil import atomic_write, file_lock
 from engram.hashing import sha256
-from engram.records import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
@@ -45,8 +45,7 @@ class StateLocked(EngramError):
 class SessionState:
     """What one (host, session[, subagent]) has seen. Ids and hashes only, never prompt text.
 
-    A plain class, not a dataclass: the hook runs on every prompt, and defining a dataclass
-    costs its import and its generated methods every time."""
+    Mutable (a hook call updates it in place), so a plain class rather than a record."""
 
     __slots__ = ("delivered", "cards", "last_pack", "calls", "resets")
 

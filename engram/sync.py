@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engram import managed
 from engram.config import SYNC_HOSTS
@@ -29,8 +29,7 @@ _BRACES = re.compile(r"\{([^{}]*)\}")
 MANAGED_BEGIN, MANAGED_END = managed.BEGIN, managed.END
 
 
-@dataclass(frozen=True)
-class SyncReport:
+class SyncReport(NamedTuple):
     """What a sync did (or, with check, would do); `problems` non-empty means `--check` fails."""
 
     written: tuple[str, ...] = ()  # project-relative paths

@@ -19,7 +19,7 @@ import pytest
 
 from engram.hook import run_hook
 from engram.index import INDEX_FILE
-from engram.postings import ENTRY
+from engram.index._blocks import ENTRY
 from engram.state import read_state, session_file
 from tests.conftest import write_memory
 from tests.reliability_log import record

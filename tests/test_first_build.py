@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner, Result
 from conftest import write_memory
 
-from engram import index as index_module
 from engram.cli import cli
-from engram.index import BUILD_SUFFIX, INDEX_FILE, ScopeIndex
+from engram.index import INDEX_FILE, ScopeIndex, _build, _schema
+from engram.index._build import BUILD_SUFFIX
 from engram.model import WORKSPACE
 
 QUERY = "deploy harbor lantern"
@@ -147,7 +147,7 @@ def test_busy_index_is_reported_and_kept(workspace: Path, monkeypatch: pytest.Mo
     db = root / ".cache" / INDEX_FILE
     inode = db.stat().st_ino
     write_memory(root, "harbor/m0000.md", "---\nid: m0000\ntype: rule\n---\nEdited harbor.\n")
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(_schema, "BUSY_TIMEOUT_S", 0.2)
     # Another process is writing the index, and slowly.
     result = load_while_held(runner, db, "BEGIN IMMEDIATE")
     assert result.exit_code == 1
@@ -161,20 +161,20 @@ def test_first_build_that_cannot_write_is_reported(workspace: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     root = workspace / ".engram"
     memories(root, 5)
-    real_build = index_module._build_file
+    real_build = _build._build_file
 
-    def disk_full(root: Path, scope: str, path: str) -> object:
+    def disk_full(path: str, fill: object) -> object:
         Path(path).write_bytes(b"partial")  # what a build leaves when the disk fills up
         raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(index_module, "_build_file", disk_full)
+    monkeypatch.setattr(_build, "_build_file", disk_full)
     monkeypatch.chdir(workspace)
     result = CliRunner().invoke(cli, ["load", QUERY])
     db = root / ".cache" / INDEX_FILE
     assert result.exit_code == 1
     assert f"engram: {db}: cannot build the index: database or disk is full" in result.stderr
     assert sorted(p.name for p in db.parent.iterdir()) == [".gitignore", INDEX_FILE + ".lock"]
-    monkeypatch.setattr(index_module, "_build_file", real_build)
+    monkeypatch.setattr(_build, "_build_file", real_build)
     assert CliRunner().invoke(cli, ["load", QUERY]).exit_code == 0
 
 
@@ -186,7 +186,7 @@ def test_index_locked_at_opening_is_reported_and_kept(workspace: Path,
     runner = CliRunner()
     assert runner.invoke(cli, ["load", QUERY]).exit_code == 0
     db = root / ".cache" / INDEX_FILE
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(_schema, "BUSY_TIMEOUT_S", 0.2)
     # Another process holds the file in a rollback-journal exclusive lock: even reading the
     # WAL setting waits, then gives up.
     result = load_while_held(runner, db, "PRAGMA journal_mode=DELETE", "BEGIN EXCLUSIVE")
@@ -234,7 +234,7 @@ def test_a_stalled_first_build_is_reported_not_waited_for(
     memories(root, 5)
     cache = root / ".cache"
     cache.mkdir()
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(_schema, "BUSY_TIMEOUT_S", 0.3)
     monkeypatch.chdir(workspace)
     results: list[Result] = []
     # Another process took the build lock and stopped (a ^Z in a terminal): a hook must not

@@ -262,7 +262,7 @@ def test_budget_never_exceeded(budget_workspace: Path, budget: int, query: str,
                       expand_top=expand_top, disclosure="full" if full else None, all=all_,
                       record_fetch=False)
     _, unbudgeted = load(request)
-    _, rendered = load(Request(**{**request.__dict__, "budget_tokens": budget}))
+    _, rendered = load(request._replace(budget_tokens=budget))
     text = rendered.text
     head = text.split("\n", 1)[0] + "\n"
     if math.ceil(len(text) / 4) > budget:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from engram.errors import EngramError
-from engram.records import TYPE_CHECKING, Protocol, record
 
 if TYPE_CHECKING:
     from typing import Any
@@ -31,8 +31,7 @@ class PayloadError(EngramError):
     """A hook payload lacks a field engram needs, or has it with the wrong type."""
 
 
-@record
-class HookEvent:
+class HookEvent(NamedTuple):
     """One hook call, normalised: the fields engram uses, the prompt text only in `prompt`."""
 
     host: str
@@ -50,8 +49,7 @@ class HookEvent:
     source: str = ""
 
 
-@record
-class Registration:
+class Registration(NamedTuple):
     """One hook entry a host config needs: event, optional matcher, timeout in the host's unit."""
 
     event: str

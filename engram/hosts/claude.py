@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engram.hosts.base import (
     FILE,
@@ -43,7 +44,6 @@ from engram.hosts.base import (
     text_field,
     tool_input,
 )
-from engram.records import TYPE_CHECKING
 from engram.render import utf16_len  # the one measure the budget uses too
 
 if TYPE_CHECKING:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engram.hosts.base import (
     FILE,
@@ -40,7 +41,6 @@ from engram.hosts.base import (
     text_field,
     tool_input,
 )
-from engram.records import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engram.hosts.base import (
     FILE,
@@ -33,7 +34,6 @@ from engram.hosts.base import (
     Registration,
     text_field,
 )
-from engram.records import TYPE_CHECKING
 from engram.render import utf16_len  # the one measure the budget uses too
 
 if TYPE_CHECKING:

@@ -6,8 +6,8 @@ Idempotent, never overwrites a hand-edited memory unless forced, and reports wha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engram.fsutil import atomic_write
 from engram.importer import find, plan
@@ -22,8 +22,7 @@ _READ = {
 }
 
 
-@dataclass(frozen=True)
-class ImportReport:
+class ImportReport(NamedTuple):
     project: Path
     steps: tuple[plan.Step, ...]
     unmapped: tuple[Unmapped, ...]

@@ -7,7 +7,7 @@ Pure text functions; the readers decide what a chunk's scope, load mode and sour
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engram.sections import HEADING, closes_fence, opens_fence
 
@@ -31,8 +31,7 @@ this to we with when what where which you your about project notes general misc 
 guidelines instructions section""".split())
 
 
-@dataclass
-class Chunk:
+class Chunk(NamedTuple):
     heading: str | None  # the heading's text, None for the part before the first heading
     line: int  # 1-based line in the file (body_line + offset)
     text: str

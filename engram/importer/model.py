@@ -6,6 +6,7 @@ No I/O here: readers turn files into drafts, `plan` gives them ids and paths, `w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass
@@ -26,8 +27,7 @@ class Draft:
     prefix: str = ""  # prepended to `name` when another draft wants the same id
 
 
-@dataclass(frozen=True)
-class Unmapped:
+class Unmapped(NamedTuple):
     """Something in a source that has no place in a memory: `path:line: what and why`."""
 
     path: str

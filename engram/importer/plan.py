@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engram.hashing import sha256
 from engram.importer.model import Draft, Unmapped
@@ -18,8 +18,7 @@ IMPORT_DIR = "imported"  # below .engram/: every imported memory, one file per i
 _STAMP = re.compile(r"^# engram import: sha256=([0-9a-f]{16})$", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One memory file of the plan and what import does with it."""
 
     action: str  # create | update | unchanged | edited (kept, hand-edited) | taken (not ours)

@@ -12,9 +12,8 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engram.errors import EngramError, UnknownHostError
 from engram.fsutil import atomic_write
@@ -29,8 +28,7 @@ CLAUDE_APPROVAL_NOTE = ("Claude Code asks once before it starts a project's .mcp
 CODEX_PROJECT_NOTE = "Codex reads a project's .codex/config.toml only in a trusted project"
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """Where one host keeps its MCP servers, and how its entry looks."""
 
     host: str
@@ -40,8 +38,7 @@ class Target:
     typed: bool  # the entry says "type": "stdio"
 
 
-@dataclass(frozen=True)
-class McpResult:
+class McpResult(NamedTuple):
     host: str
     scope: str
     path: Path
@@ -49,8 +46,7 @@ class McpResult:
     notes: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class McpStatus:
+class McpStatus(NamedTuple):
     host: str
     scope: str
     path: Path

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from typing import TYPE_CHECKING, NamedTuple
 
 from engram.errors import EngramError
-from engram.records import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from typing import Any

@@ -11,14 +11,13 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from engram import records
 from engram.errors import EngramError
 from engram.hook import omissions, record_delivery
 from engram.mcp.watch import IndexPool
 from engram.model import GLOBAL
 from engram.pipeline import Context, Request, resolve
-from engram.records import TYPE_CHECKING, record
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
 from engram.state import SessionState, locked_session
 
@@ -38,8 +37,7 @@ class ToolError(EngramError):
     """A request the server cannot answer; its message goes back to the client as the error."""
 
 
-@record
-class Tool:
+class Tool(NamedTuple):
     """One tool as tools/list offers it."""
 
     name: str
@@ -48,16 +46,14 @@ class Tool:
     input_schema: Mapping[str, Any]
 
 
-@record
-class Answer:
+class Answer(NamedTuple):
     """A tool's result: `text` is what the CLI prints on stdout, `notes` its stderr lines."""
 
     text: str
     notes: tuple[str, ...] = ()
 
 
-@record
-class MemoryResource:
+class MemoryResource(NamedTuple):
     uri: str
     name: str
     description: str
@@ -157,7 +153,7 @@ class Service:
                 ctx.global_dir is None or not self.pool.fresh(ctx.global_dir, GLOBAL).doc_count()):
             raise ToolError(f"{ctx.cwd}: no .engram/ folder here or above, and no global "
                             "memories: run engram init in the project")
-        return records.replace(ctx, indexes=self.pool)
+        return ctx._replace(indexes=self.pool)
 
     def _task_request(self, tool: str, args: Mapping[str, Any], **extra: Any) -> Request:
         task = _text(tool, args, "task")

@@ -10,9 +10,9 @@ import binascii
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
+from typing import NamedTuple
 
 from engram.model import Finding
-from engram.records import NamedTuple
 from engram.safety.languages import foreign_override
 from engram.safety.normalise import may_override, skeleton
 from engram.safety.secrets import basic_auth, provider_token, real_token

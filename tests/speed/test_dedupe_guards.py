@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
-from engram import dedupe
 from engram.index import ScopeIndex
+from engram.index import _dedupe as dedupe
 from engram.model import WORKSPACE
 
 WORDS = [f"w{n}" for n in range(4000)]

@@ -17,11 +17,10 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
-from engram import index as index_module
 from engram.errors import IndexWriteError
-from engram.index import ScopeIndex
+from engram.index import ScopeIndex, _build, _scope
+from engram.index._blocks import decode
 from engram.model import WORKSPACE
-from engram.postings import decode
 
 SHARED = ("Always run the database migrations before the deploy step and never after it, "
           "because the new code expects the new schema and old code tolerates it fine.")
@@ -109,7 +108,6 @@ def index_rows(root: Path) -> tuple[object, ...]:
 
 def test_parallel_cold_index_equals_sequential(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    from engram import index as index_mod
 
     words = "deploying deployment migrations cached retries webhooks payments tenants".split()
     roots = [tmp_path / name / ".engram" for name in ("seq", "par")]
@@ -119,15 +117,15 @@ def test_parallel_cold_index_equals_sequential(tmp_path: Path,
             write_memory(root, f"d{n % 4}/m{n:03d}.md",
                          memory(f"m{n:03d}", body, deps=f"m{n - 1:03d}" if n % 5 else ""))
         write_memory(root, "bad.md", "---\nid: [oops\n---\n")
-    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 10_000)
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
-    monkeypatch.setattr(index_mod, "PARALLEL_MIN", 1)
-    monkeypatch.setattr(index_mod, "JOB_FILES", (7, 7))  # nine jobs, several in flight
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(_build, "JOB_FILES", (7, 7))  # nine jobs, several in flight
     assert index_rows(roots[1]) == sequential
 
 
 _PARENT = os.getpid()
-_REAL_PREPARE = index_module._prepare_files
+_REAL_PREPARE = _build._prepare_files
 
 
 def _dying_prepare(job: tuple[str, str, list[object], int]) -> object:
@@ -149,11 +147,11 @@ def twin_roots(tmp_path: Path, names: tuple[str, str], count: int) -> list[Path]
 def test_cold_index_survives_a_worker_dying_midway(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     roots = twin_roots(tmp_path, ("seq", "dying"), 40)
-    monkeypatch.setattr(index_module, "PARALLEL_MIN", 10_000)
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
-    monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
-    monkeypatch.setattr(index_module, "JOB_FILES", (7, 7))
-    monkeypatch.setattr(index_module, "_prepare_files", _dying_prepare)
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(_build, "JOB_FILES", (7, 7))
+    monkeypatch.setattr(_build, "_prepare_files", _dying_prepare)
     assert index_rows(roots[1]) == sequential
 
 
@@ -162,13 +160,13 @@ def test_cold_index_without_worker_processes_falls_back(tmp_path: Path,
     import concurrent.futures
 
     roots = twin_roots(tmp_path, ("seq", "broken"), 30)
-    monkeypatch.setattr(index_module, "PARALLEL_MIN", 10_000)
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
 
     def no_processes(*args: object, **kwargs: object) -> None:
         raise OSError("no semaphores in this sandbox")
 
-    monkeypatch.setattr(index_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(_build, "PARALLEL_MIN", 1)
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_processes)
     assert index_rows(roots[1]) == sequential
 
@@ -178,7 +176,7 @@ def test_bulk_refresh_pauses_the_collector_and_always_restores_it(
     import gc
 
     roots = twin_roots(tmp_path, ("ok", "failing"), 12)
-    monkeypatch.setattr(index_module, "BULK_FILES", 5)
+    monkeypatch.setattr(_scope, "BULK_FILES", 5)
     seen: list[bool] = []
     real_store = ScopeIndex._store
 
@@ -194,13 +192,13 @@ def test_bulk_refresh_pauses_the_collector_and_always_restores_it(
     def broken(job: object) -> object:
         raise OSError("disk went away")
 
-    monkeypatch.setattr(index_module, "_prepare_files", broken)
+    monkeypatch.setattr(_build, "_prepare_files", broken)
     with pytest.raises(IndexWriteError, match="cannot build the index: disk went away"):
         index_rows(roots[1])
     assert gc.isenabled()
     gc.disable()
     try:  # a caller that paused the collector itself keeps it paused
-        monkeypatch.setattr(index_module, "_prepare_files", _REAL_PREPARE)
+        monkeypatch.setattr(_build, "_prepare_files", _REAL_PREPARE)
         shutil.rmtree(roots[1] / ".cache", ignore_errors=True)
         index_rows(roots[1])
         assert not gc.isenabled()

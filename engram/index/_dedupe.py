@@ -22,8 +22,7 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-
-from engram.records import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import TypeVar

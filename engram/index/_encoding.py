@@ -1,0 +1,165 @@
+"""How a memory is encoded for storage: per-field term counts packed into one integer per
+posting, field lengths packed beside them, the record as JSON and its routing `head`.
+
+Private to engram.index: readers get `FieldCounts` and `Posting` values, never a packed integer.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from engram.config import DEFAULT_FIELD_WEIGHTS
+from engram.discover import compile_globs
+from engram.index._dedupe import body_signature
+from engram.index._types import FIELDS, FieldCounts, Head
+from engram.model import Memory
+from engram.tokenize import tokens
+
+# Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
+_BITS = 9
+_CAP = (1 << _BITS) - 1
+# Memory's tuple fields: JSON gives lists back.
+_LIST_FIELDS = frozenset(name for name, default in Memory._field_defaults.items()
+                         if default == ())
+
+
+def unpack_counts(packed: int) -> FieldCounts:
+    return FieldCounts._make((packed >> (i * _BITS)) & _CAP for i in range(len(FIELDS)))
+
+
+# Field lengths ride along in every posting, so BM25 needs no per-memory lookup: 8 bits for
+# each short field, 23 for the body (larger values saturate; a memory is at most 256 KiB).
+_LEN_BITS = (8, 8, 8, 8, 8, 23)
+
+
+def pack_lengths(lengths: Sequence[int]) -> int:
+    packed, shift = 0, 0
+    for n, bits in zip(lengths, _LEN_BITS, strict=False):
+        packed |= min(n, (1 << bits) - 1) << shift
+        shift += bits
+    return packed
+
+
+def unpack_lengths(packed: int) -> tuple[int, ...]:
+    out, shift = [], 0
+    for bits in _LEN_BITS:
+        out.append((packed >> shift) & ((1 << bits) - 1))
+        shift += bits
+    return (*out, 0)  # the negative field has no length: it never scores
+
+
+# The weights every posting's stored document length was computed with, in FIELDS order.
+DEFAULT_WEIGHTS = tuple(dict(DEFAULT_FIELD_WEIGHTS).get(name, 0.0) for name in FIELDS)
+
+
+def weighted_length(packed: int, weights: Sequence[float]) -> float:
+    return sum(n * w for n, w in zip(unpack_lengths(packed), weights, strict=False))
+
+
+def is_restricted(memory: Memory) -> bool:
+    """Whether lifecycle or roles can exclude it: routing loads such records for every query."""
+    return bool(memory.lifecycle in ("superseded", "archived") or memory.valid_from
+                or memory.valid_until or memory.roles)
+
+
+def field_texts(memory: Memory) -> dict[str, list[str]]:
+    """The token lists per routing field; negation clauses are taken out of positive fields."""
+    summary = memory.summary or ""
+    directive = memory.directive or ""
+    body = memory.indexed_body
+    for clause in memory.negations:
+        summary = summary.replace(clause, " ")
+        directive = directive.replace(clause, " ")
+        body = body.replace(clause, " ")
+    return {
+        "id": tokens(memory.id),
+        "tags": [t for tag in memory.tags for t in tokens(tag)],
+        "directive": tokens(directive),
+        "triggers": [t for trig in memory.triggers for t in tokens(trig)],
+        "summary": tokens(summary),
+        "body": tokens(body),
+        "negative": [t for clause in memory.negations for t in tokens(clause)],
+    }
+
+
+def memory_to_json(memory: Memory) -> str:
+    return json.dumps(memory._asdict(), sort_keys=True, separators=(",", ":"))
+
+
+def memory_from_json(text: str) -> Memory:
+    data = json.loads(text)
+    for name in _LIST_FIELDS:
+        if name in data:
+            data[name] = tuple(data[name])
+    return Memory(**data)
+
+
+# What routing reads from every memory (lifecycle and roles, loading, dependencies, sources):
+# a session start reads them all, and a small `head` column is far cheaper to decode than the
+# full record.
+HEAD_FIELDS = Head._fields[1:-1]  # after the key, before the depth (which has a column)
+_HEAD_LISTS = tuple(i for i, name in enumerate(HEAD_FIELDS) if name in _LIST_FIELDS)
+
+
+def memory_head(memory: Memory) -> str:
+    return json.dumps([getattr(memory, name) for name in HEAD_FIELDS], separators=(",", ":"))
+
+
+def head_values(head: str) -> list[Any]:
+    """The HEAD_FIELDS values of a stored head, lists as tuples."""
+    values: list[Any] = json.loads(head)
+    for i in _HEAD_LISTS:
+        values[i] = tuple(values[i])
+    return values
+
+
+def decode_head(key: int, head: str, depth: int) -> Head:
+    return Head._make((key, *head_values(head), depth))
+
+
+class Prepared(NamedTuple):
+    """A parsed memory encoded for storage, with what deriving needs of it. All the encoding
+    is done here, in a worker process, not in the one writing SQLite."""
+
+    id: str
+    rel_path: str
+    sha256: str
+    depends_on: tuple[str, ...]
+    level: int
+    lengths: list[int]
+    signature: array[int]  # 32-bit hashes: compact to send and to keep for 100k memories
+    # The memories row after its key: id, rel, data, head, lengths, globs, signature,
+    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms.
+    columns: tuple[object, ...]
+    # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
+    verdict: tuple[str, str] | None = None
+
+
+def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
+    """The memory prepared, with its (term, packed per-field counts) postings in first-seen
+    order, packed field lengths and default-weighted length (what BM25 reads directly)."""
+    per_field = field_texts(memory)
+    packed: dict[str, int] = {}
+    for i, name in enumerate(FIELDS):
+        shift = i * _BITS
+        # Counter counts in C; a capped count never carries into the next field's bits.
+        for term, count in Counter(per_field[name]).items():
+            packed[term] = packed.get(term, 0) | (min(count, _CAP) << shift)
+    lengths = [len(per_field[name]) for name in FIELDS]
+    dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
+    signature = body_signature(memory.indexed_body)
+    globs = compile_globs(memory.applies_to) if memory.applies_to else []
+    # Terms are words: never a line break inside one (and a third shorter than JSON).
+    columns = (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
+               json.dumps(lengths), json.dumps(globs), json.dumps(signature),
+               int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
+               memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
+               "\n".join(sorted(packed)))
+    prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
+                        memory.level or 0, lengths, array("I", signature), columns)
+    return prepared, list(packed.items()), pack_lengths(lengths), dl
+

@@ -1,0 +1,520 @@
+"""One scope's index, `<root>/.cache/index.sqlite`: opening it, keeping it fresh, and reading it.
+
+A warm load stats every file and re-parses only what changed; term postings, per-field lengths,
+compiled path globs and dependency layers are stored as plain rows, so the hot path needs
+neither a graph library nor a parser.
+
+Private to engram.index, which exports `ScopeIndex`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import nullcontext, suppress
+from pathlib import Path
+from typing import Any
+
+from engram.discover import (
+    FileStat,
+    IgnoreRules,
+    Listing,
+    ignore_signature,
+    listing_signature,
+    walk,
+)
+from engram.errors import IndexWriteError
+from engram.index import _blocks as blocks
+from engram.index._build import (
+    Fill,
+    collector_paused,
+    connect_building,
+    prepare_all,
+)
+from engram.index._dedupe import BAND_KEYS, assign_all, forget, reassign
+from engram.index._derive import WINNER_SQL, Delta, winners
+from engram.index._encoding import (
+    DEFAULT_WEIGHTS,
+    HEAD_FIELDS,
+    Prepared,
+    decode_head,
+    memory_from_json,
+    unpack_counts,
+    weighted_length,
+)
+from engram.index._schema import (
+    INDEX_FILE,
+    SCHEMA_VERSION,
+    is_corrupt,
+    unlink_database,
+)
+from engram.index._types import (
+    FIELDS,
+    Corpus,
+    FieldCounts,
+    Head,
+    PathRule,
+    Posting,
+    Record,
+    Restriction,
+)
+from engram.layers import layers as dependency_layers
+from engram.model import SCANNER_VERSION, Finding, Problem
+from engram.paths import CACHE_DIRNAME, derived_dir
+from engram.tokenize import stem_cache
+
+BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
+BULK_CACHE_KIB = 64 * 1024
+
+
+class Restrictions:
+    """Restriction by memory key, decoded only for the keys asked about: a large corpus has
+    thousands of restricted memories, and a query meets few of them."""
+
+    def __init__(self, rows: dict[int, tuple[Any, ...]]) -> None:
+        self._rows = rows
+
+    def get(self, key: int) -> Restriction | None:
+        row = self._rows.get(key)
+        if row is None:
+            return None
+        _, lifecycle, by, valid_from, valid_until, roles = row
+        return Restriction(lifecycle, by, valid_from, valid_until,
+                           tuple(json.loads(roles)) if roles != "[]" else ())
+
+
+class ScopeIndex:
+    """One scope's index; open with `ScopeIndex.open(root, scope)` and call `refresh()`."""
+
+    def __init__(self, root: Path, scope: str, conn: sqlite3.Connection, db_path: str) -> None:
+        self.root = root
+        self.scope = scope
+        self.conn = conn
+        self.db_path = db_path
+        self.walk_problems: list[Problem] = []
+        self._delta = Delta(full=True, totals=[0] * len(FIELDS), count=0)
+        self._just_built = False  # open() built the file from scratch: refresh has nothing to do
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: Path, scope: str) -> ScopeIndex:
+        cache = derived_dir(root, CACHE_DIRNAME)
+        db_path = str(cache / INDEX_FILE) if cache is not None else ":memory:"
+        conn, built = connect_building(db_path, _filler(root, scope))
+        index = cls(root, scope, conn, db_path)
+        index._adopt(built)
+        return index
+
+    def _adopt(self, built: list[Problem] | None) -> None:
+        """Take over what opening built from scratch (its walk's problems), if it did."""
+        if built is not None:
+            self.walk_problems = built
+        self._just_built = built is not None
+
+    def close(self) -> None:
+        with suppress(sqlite3.Error):
+            self.conn.close()
+
+    # -- freshness ---------------------------------------------------------------------------
+    def refresh(self, force: bool = False) -> bool:
+        """Bring the index up to date with the files; True when anything was re-indexed."""
+        try:
+            return self._take_just_built() or self._refresh(force)
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):  # the file is fine, and other processes may be using it
+                raise IndexWriteError(f"{self.db_path}: cannot update the index: {exc}") from exc
+            # A corrupt cache is never trusted and never fatal: start over from the files.
+            self._reset()
+            return self._take_just_built() or self._refresh(True)
+
+    def _take_just_built(self) -> bool:
+        built, self._just_built = self._just_built, False
+        return built
+
+    def _reset(self) -> None:
+        self.close()
+        unlink_database(self.db_path)
+        self.conn, built = connect_building(self.db_path, _filler(self.root, self.scope))
+        self._adopt(built)
+
+    def _refresh(self, force: bool) -> bool:
+        known = self.meta("listing") or ""
+        stats, self.walk_problems = walk(self.root)
+        ignore_sig = ignore_signature(self.root)
+        listing = f"{len(stats)}:{listing_signature(stats)}"
+        if not force and known == listing and self.meta("ignore") == ignore_sig \
+                and self.meta("version") == SCHEMA_VERSION:
+            return False  # same files, sizes and mtimes as at the last refresh: nothing to do
+        if not force and not self._diff(stats, ignore_sig):
+            self._remember_listing(listing)
+            return False
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have refreshed while we waited for the write lock.
+            full = force or self.meta("ignore") != ignore_sig
+            if full:
+                for table in ("files", "memories", "postings", "stems", "bands", "near"):
+                    conn.execute(f"DELETE FROM {table}")
+                self._set_meta("doc_count", "0")
+                self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
+            self._delta = Delta(full=full, totals=self.field_totals(),
+                                 count=self.doc_count())
+            changed, removed = self._changes(stats)
+            if not changed and not removed and self.meta("ignore") == ignore_sig:
+                conn.execute("COMMIT")
+                return False
+            bulk = len(changed) > BULK_FILES
+            if bulk:
+                # Memory rows, bands and blocks land all over their B-trees: with SQLite's
+                # default 2 MB page cache a large re-index thrashes (this connection only lives
+                # for one command, so the bigger cache goes with it).
+                conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+            if full:
+                # Sketch bands land in random order: indexing them once at the end is cheaper
+                # than keeping two indexes up to date row by row.
+                conn.execute("DROP INDEX IF EXISTS bands_band")
+                conn.execute("DROP INDEX IF EXISTS bands_mem")
+            with collector_paused() if bulk else nullcontext():
+                self._apply(changed, removed)
+            if full:
+                conn.execute("CREATE INDEX bands_band ON bands(band)")
+                conn.execute("CREATE INDEX bands_mem ON bands(mem)")
+            # Word -> stem pairs seen while indexing: a warm query looks its words up here
+            # instead of importing snowball.
+            conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
+                             sorted(stem_cache().items()))
+            self._set_meta("ignore", ignore_sig)
+            self._set_meta("listing", listing)
+            self._derive()
+            conn.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        return True
+
+    def invalidate(self, rel: str) -> None:
+        """Make the next refresh re-parse this file even though its stat looks unchanged (the
+        hash check before printing saw different content)."""
+        self.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (rel,))
+        self.conn.execute("DELETE FROM meta WHERE key='listing'")
+
+    def _remember_listing(self, listing: str) -> None:
+        with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
+            self._set_meta("listing", listing)
+
+    def _diff(self, stats: Listing, ignore_sig: str) -> bool:
+        if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION:
+            return True
+        changed, removed = self._changes(stats)
+        return bool(changed or removed)
+
+    def _changes(self, stats: Listing) -> tuple[list[FileStat], list[str]]:
+        known = {rel: (m, s) for rel, m, s in
+                 self.conn.execute("SELECT rel, mtime_ns, size FROM files")}
+        # Sorted: the walk's order is the file system's, and keys are assigned in this order.
+        changed = sorted(FileStat(rel, m, s) for rel, m, s in stats
+                         if known.pop(rel, None) != (m, s))
+        return changed, sorted(known)
+
+    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
+        conn = self.conn
+        ignore = IgnoreRules(self.root)
+        for rel in removed:
+            self._drop(rel)
+        wanted: list[FileStat] = []
+        for stat in changed:
+            if not self._delta.full:  # a full refresh starts from empty tables
+                self._drop(stat.rel)
+            if ignore.ignored(stat.rel):
+                conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
+                             (stat.rel, stat.mtime_ns, stat.size, "", None))
+                continue
+            wanted.append(stat)
+        first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
+                                     ).fetchone()[0])
+        writer = blocks.BlockWriter()
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
+            stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
+            self._store(stored)
+            conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
+                (stat.rel, stat.mtime_ns, stat.size, prepared.sha256 if prepared else "",
+                 key if prepared else None, problems)
+                for stat, key, prepared, problems in batch))
+            writer.add(made)
+            if writer.full():
+                self._write_blocks(writer.take())
+        self._write_blocks(writer.take())
+        if removed or not self._delta.full:  # verdicts on bytes no file holds any more
+            conn.execute("DELETE FROM verdicts WHERE sha256 NOT IN (SELECT sha256 FROM files)")
+        self._set_meta("version", SCHEMA_VERSION)
+
+    def _write_blocks(self, rows: list[blocks.Row]) -> None:
+        self.conn.executemany("INSERT INTO postings (term, lo, hi, crc, entries)"
+                              " VALUES (?,?,?,?,?)", rows)
+
+    def _remove_postings(self, key: int, terms: list[str]) -> None:
+        """Take one memory's entries out of the blocks of its terms."""
+        conn = self.conn
+        for term in terms:
+            for rowid, crc, blob in conn.execute(
+                    "SELECT rowid, crc, entries FROM postings WHERE term=? AND lo<=? AND hi>=?",
+                    (term, key, key)).fetchall():
+                blocks.decode([(crc, blob)])  # never splice a damaged block
+                rest = blocks.without(blob, key)
+                if rest is None:
+                    continue
+                if rest:
+                    conn.execute("UPDATE postings SET lo=?, hi=?, crc=?, entries=? WHERE rowid=?",
+                                 (*blocks.key_range(rest), blocks.checksum(rest), rest, rowid))
+                else:
+                    conn.execute("DELETE FROM postings WHERE rowid=?", (rowid,))
+                break
+
+    def _drop(self, rel: str) -> None:
+        row = self.conn.execute("SELECT mem FROM files WHERE rel=?", (rel,)).fetchone()
+        if row and row[0] is not None:
+            old = self.conn.execute("SELECT id, head, lengths, depth, dup_group, terms FROM"
+                                    " memories WHERE mem=?", (row[0],)).fetchone()
+            if old is not None:
+                self._delta.forget(rel, old[:5])
+                self._remove_postings(int(row[0]), old[5].split("\n") if old[5] else [])
+            self._delta.dropped[row[0]] = forget(self.conn, row[0])
+            self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
+        self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
+
+    def _store(self, stored: list[tuple[int, Prepared]]) -> None:
+        conn = self.conn
+        conn.executemany(
+            "INSERT INTO memories (mem, id, rel, data, head, lengths, globs, signature,"
+            " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
+            " depth, dup_group, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
+            ((key, *prepared.columns) for key, prepared in stored))
+        conn.executemany("INSERT INTO bands VALUES (?,?)", (
+            (band, key) for key, prepared in stored
+            for band in sorted(set(prepared.signature[:BAND_KEYS]))))
+        conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)", (
+            (*prepared.verdict[:1], SCANNER_VERSION, prepared.verdict[1])
+            for _, prepared in stored if prepared.verdict is not None))
+        for key, prepared in stored:
+            depth = self._delta.learn(key, prepared)
+            if depth is not None:
+                conn.execute("UPDATE memories SET depth=? WHERE mem=?", (depth, key))
+
+    def _derive(self) -> None:
+        """Recompute what depends on more than one file: winners of duplicate ids, dependency
+        layers, corpus statistics and near-duplicate groups. A full refresh recomputes it all;
+        an edit recomputes only what the changed files can affect."""
+        conn, delta = self.conn, self._delta
+        delta.finish()
+        self._set_meta("doc_count", str(delta.count))
+        self._set_meta("field_totals", json.dumps(delta.totals))
+        if delta.full:
+            # Every row was just inserted active, at depth 0, in no group.
+            best, losers = winners(delta.stored)
+            conn.executemany("UPDATE memories SET active=0 WHERE mem=?",
+                             ((key,) for key in sorted(losers)))
+            depths = dependency_layers({w.id: w.depends_on for w in best},
+                                       {w.id: w.level for w in best})
+            conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
+                             ((depths[w.id], w.key) for w in best if depths[w.id]))
+            assign_all(conn, delta.buckets.values(), {s.key: s.signature for s in delta.stored},
+                       {s.key: s.id for s in delta.stored}, {w.key for w in best})
+            return
+        conn.executemany("UPDATE memories SET active = (rel = "
+                         + WINNER_SQL.format(outer="memories") + ") WHERE id=?",
+                         ((mid,) for mid in sorted(delta.ids)))
+        if delta.structure:
+            self._recompute_depths()
+        reassign(conn, delta.new_keys, delta.dropped, delta.ids)
+
+    def _recompute_depths(self) -> None:
+        conn = self.conn
+        rows = conn.execute("SELECT mem, id, head, depth FROM memories WHERE active=1").fetchall()
+        deps: dict[str, tuple[str, ...]] = {}
+        levels: dict[str, int] = {}
+        keys: dict[str, int] = {}
+        old: dict[str, int] = {}
+        dep_at, level_at = HEAD_FIELDS.index("depends_on"), HEAD_FIELDS.index("level")
+        for key, mid, head, depth in rows:
+            values = json.loads(head)  # the head, not the full record
+            deps[mid] = tuple(values[dep_at])
+            levels[mid] = values[level_at] or 0
+            keys[mid] = key
+            old[mid] = depth
+        depths = dependency_layers(deps, levels)
+        conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
+                         ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
+
+    # -- reading -------------------------------------------------------------------------------
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?,?)", (key, value))
+
+    def doc_count(self) -> int:
+        return int(self.meta("doc_count") or 0)
+
+    def field_totals(self) -> list[int]:
+        raw = self.meta("field_totals")
+        return list(json.loads(raw)) if raw else [0] * len(FIELDS)
+
+    def corpus(self) -> Corpus:
+        """How many memories routing scores, and their tokens per field: the ones that lost a
+        duplicate-id contest (rare; a partial index lists them) are left out, as they are of
+        the postings."""
+        count, totals = self.doc_count(), self.field_totals()
+        for (lengths,) in self.conn.execute("SELECT lengths FROM memories WHERE active=0"):
+            count -= 1
+            for i, n in enumerate(json.loads(lengths)):
+                totals[i] -= n
+        return Corpus(count, FieldCounts._make(totals))
+
+    def postings(self, terms: Iterable[str], weights: Sequence[float] = DEFAULT_WEIGHTS
+                 ) -> dict[str, list[Posting]]:
+        """term -> the active memories holding it, by key, each with its document length under
+        these field weights (one per FIELDS name, in that order)."""
+        inactive = {k for (k,) in self.conn.execute("SELECT mem FROM memories WHERE active=0")}
+        stored_lengths = tuple(weights) == DEFAULT_WEIGHTS
+        # Most postings share a handful of count patterns (one hit in the body...), and every
+        # posting of a memory has its lengths: decode each once.
+        counts: dict[int, FieldCounts] = {}
+        lengths: dict[int, float] = {}
+        new = tuple.__new__
+        out: dict[str, list[Posting]] = {}
+        for term in terms:
+            rows = []
+            for key, packed, lens, dl in blocks.decode(self.conn.execute(
+                    "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,))):
+                if key in inactive:
+                    continue
+                hit = counts.get(packed)
+                if hit is None:
+                    hit = counts[packed] = unpack_counts(packed)
+                if not stored_lengths:
+                    dl = lengths.get(lens, -1.0)
+                    if dl < 0:
+                        dl = lengths[lens] = weighted_length(lens, weights)
+                rows.append(new(Posting, (key, hit, dl)))
+            out[term] = rows
+        return out
+
+    def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
+        """The near-duplicate group of each of these memories that is in one, read from the
+        group column's index alone (no row of the large memories table)."""
+        return {k: g for k, g in self.conn.execute(
+            "SELECT mem, dup_group FROM memories WHERE dup_group IS NOT NULL") if k in keys}
+
+    def restrictions(self) -> Restrictions:
+        """Lifecycle and role fields of the memories they can exclude, read from plain columns
+        so every query applies those exclusions exactly and cheaply."""
+        return Restrictions({row[0]: row for row in self.conn.execute(
+            "SELECT mem, lifecycle, superseded_by, valid_from, valid_until, roles"
+            " FROM memories WHERE active=1 AND restricted=1")})
+
+    def _rows_in(self, query: str, values: Iterable[object]) -> Iterator[tuple[Any, ...]]:
+        """Rows of `query` (with one `{marks}` placeholder) for every value, in chunks that
+        stay under SQLite's limit on bound parameters."""
+        wanted = sorted(set(values))  # type: ignore[type-var]
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            yield from self.conn.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
+    def all_ids(self) -> set[str]:
+        return {mid for (mid,) in self.conn.execute("SELECT id FROM memories WHERE active=1")}
+
+    def present_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of these ids an active memory of this scope has."""
+        return {mid for (mid,) in self._rows_in(
+            "SELECT id FROM memories WHERE active=1 AND id IN ({marks})", ids)}
+
+    def ids_of(self, keys: Iterable[int]) -> dict[int, str]:
+        return dict(self._rows_in("SELECT mem, id FROM memories WHERE mem IN ({marks})", keys))
+
+    def records(self, keys: Iterable[int]) -> dict[int, Record]:
+        """The full records of these keys (a key the index does not hold is left out)."""
+        return {row[0]: _record(*row) for row in self._rows_in(
+            "SELECT mem, data, depth, dup_group FROM memories WHERE mem IN ({marks})", keys)}
+
+    def all_records(self) -> list[Record]:
+        """Every active memory's full record, sorted by id."""
+        return [_record(*row) for row in self.conn.execute(
+            "SELECT mem, data, depth, dup_group FROM memories WHERE active=1 ORDER BY id")]
+
+    def heads(self, keys: Iterable[int]) -> dict[int, Head]:
+        return {row[0]: decode_head(*row) for row in self._rows_in(
+            "SELECT mem, head, depth FROM memories WHERE mem IN ({marks})", keys)}
+
+    def all_heads(self) -> list[Head]:
+        """Every active memory's head, sorted by id."""
+        return [decode_head(*row) for row in self.conn.execute(
+            "SELECT mem, head, depth FROM memories WHERE active=1 ORDER BY id")]
+
+    def keys_by_id(self, ids: Iterable[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for mid in ids:
+            row = self.conn.execute("SELECT mem FROM memories WHERE id=? AND active=1",
+                                    (mid,)).fetchone()
+            if row:
+                out[mid] = int(row[0])
+        return out
+
+    def path_rules(self) -> Iterator[PathRule]:
+        """The `applies_to` globs of every active memory that has some."""
+        for key, globs in self.conn.execute(
+                "SELECT mem, globs FROM memories WHERE active=1 AND globs != '[]'"):
+            yield PathRule(int(key), tuple((regex, bool(include)) for regex, include
+                                           in json.loads(globs)))
+
+    def hidden_by_ignore(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM files WHERE ignored=1").fetchone()[0])
+
+    def problems(self) -> list[Problem]:
+        """Every stored problem: invalid files, warnings, duplicate ids; sorted by path, line."""
+        out = list(self.walk_problems)
+        for (raw,) in self.conn.execute("SELECT problems FROM files WHERE problems != '[]'"):
+            out.extend(Problem(**p) for p in json.loads(raw))
+        for mid, rel, winner in self.conn.execute(
+                "SELECT m.id, m.rel, " + WINNER_SQL.format(outer="m")
+                + " FROM memories m WHERE m.active=0"):
+            out.append(Problem(rel, 1, "id", f"duplicate id '{mid}' (also in {winner}, which "
+                                           "wins: a file named after its id, then the "
+                                           "shallowest path, then the first by name)"))
+            out.append(Problem(winner, 1, "id", f"duplicate id '{mid}' (also in {rel}); "
+                                              "this file wins", "warning"))
+        out.sort(key=lambda p: (p.path, p.line, p.field, p.message))
+        return out
+
+    def verdict(self, sha: str) -> tuple[Finding, ...] | None:
+        """The stored safety findings on the bytes with this sha256, if the current scanner
+        judged them (engram.safety.verdicts)."""
+        row = self.conn.execute("SELECT findings FROM verdicts WHERE sha256=? AND scanner=?",
+                                (sha, SCANNER_VERSION)).fetchone()
+        if row is None:
+            return None
+        return tuple(Finding(kind, line, detail) for kind, line, detail in json.loads(row[0]))
+
+    def stems(self, words: Iterable[str]) -> dict[str, str]:
+        """Known stems of these words (recorded at index time)."""
+        wanted = sorted(set(words))[:500]
+        marks = ",".join("?" * len(wanted))
+        return dict(self.conn.execute(
+            f"SELECT word, stem FROM stems WHERE word IN ({marks})", wanted)) if wanted else {}
+
+
+def _record(key: int, data: str, depth: int, dup_group: str | None) -> Record:
+    return Record(int(key), memory_from_json(data), int(depth), dup_group)
+
+
+def _filler(root: Path, scope: str) -> Fill:
+    """How a first build fills its new database: a full refresh of the scope."""
+    def fill(conn: sqlite3.Connection, path: str) -> list[Problem]:
+        index = ScopeIndex(root, scope, conn, path)
+        index._refresh(True)
+        return index.walk_problems
+
+    return fill
