@@ -398,6 +398,12 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         weighted_total += rank.weighted_len(corpus.tokens, weights)
     stats = rank.CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: rank.idf(doc_count, df) for term, df in doc_freq.items()}
+    share = route.specific_share(route.content_words(anchors))
+    most = max(route.SPECIFIC_MIN, share * doc_count)
+
+    def specific(term: str) -> bool:
+        return 0 < doc_freq[term] <= most
+
     scored: list[_Scored] = []
     for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                        strict=True)):
@@ -409,17 +415,12 @@ def _score_all(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: 
         for key, e in ev.items():
             single = e.body_only
             e.common = single is not None and doc_freq[single] > 1
+            e.rare_name = e.strong and route.named_by_rare_word(e, specific)
             item = _Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
     if anchors and not path_only:
         _exclude_named_clauses(scopes, scored, anchors)
-    share = route.specific_share(route.content_words(anchors))
-    most = max(route.SPECIFIC_MIN, share * doc_count)
-
-    def specific(term: str) -> bool:
-        return 0 < doc_freq[term] <= most
-
     if gate and anchors and not path_only and route.judges_topic(
             anchors, lambda t: doc_freq[t] > 0):
         _exclude_off_topic(scopes, scored, anchors, specific)
@@ -510,8 +511,14 @@ def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
 
 
 def _named(evidence: route.Evidence) -> float:
-    """The `named` factor: strong evidence (an id or tag hit, or a touched file) gets it."""
-    return rank.NAMED[1] if evidence.strong or evidence.path_match else 1.0
+    """The `named` factor: strong evidence (an id or tag hit, or a touched file) gets it, and
+    the `exact` factor on top for a touched file or an id or tag word few memories hold."""
+    named = rank.NAMED[1] if evidence.strong or evidence.path_match else 1.0
+    return named * rank.EXACT[1] if _exact(evidence) else named
+
+
+def _exact(evidence: route.Evidence) -> bool:
+    return evidence.path_match or evidence.rare_name
 
 
 def _finalize(ctx: Context, scopes: Scopes, scored: list[_Scored], base: dict[int, float],
@@ -616,6 +623,8 @@ def _multiply(item: _Scored, ctx: Context, base: float, procedural: bool,
         factors.append(rank.PROCEDURAL_SKILL)
     if _named(item.evidence) > 1.0:
         factors.append(rank.NAMED)
+    if _exact(item.evidence):
+        factors.append(rank.EXACT)
     item.multipliers = factors
     item.score = rank.apply_multipliers(base, factors)
 

@@ -28,6 +28,10 @@ PROCEDURAL_SKILL = ("skill", 1.2)
 # An anchor in the memory's id or tags, or a touched file its applies_to matches: strong evidence,
 # which many body words met in passing ("slot" in an error example) should not outrank.
 NAMED = ("named", 1.25)
+# On top of `named` when the id or tag word is specific (in few memories), or a touched file
+# matched: a memory named by a rare word is about the task more surely than one named by a word
+# half the memories share, and a touched file names its conventions exactly.
+EXACT = ("exact", 1.25)
 
 
 def idf(doc_count: int, doc_freq: int) -> float:

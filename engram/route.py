@@ -38,7 +38,7 @@ class Evidence:
     """What one memory shares with the query, before any scoring. Filled in as postings are
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
-    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common")
+    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -47,6 +47,7 @@ class Evidence:
         self.path_match = False
         self.strong = False  # an anchor hit the id or the tags
         self.common = False  # its one body-only anchor is in other memories too (see weak)
+        self.rare_name = False  # a specific anchor hit the id or the tags
 
     @property
     def anchors_matched(self) -> int:
@@ -220,6 +221,14 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
     if words > NAME_MAX_WORDS:
         return stated >= 2
     return stated >= 1 or anywhere >= 2
+
+
+def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:
+    """A specific anchor hit the memory's id or tags: the memory's own name for its topic is a
+    word few memories hold ("endpoint" in drf-endpoint), not one most of them do ("patient" in
+    a clinic's memories)."""
+    return any(specific(t) and STRONG_FIELDS.intersection(fields)
+               for t, fields in ev.fields.items())
 
 
 def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:

@@ -173,8 +173,10 @@ def test_path_trigger_loads_applies_to_memories_and_ranks_them_first(workspace: 
     other = candidate(doc, "errors-everywhere")
     assert api["path_match"] is True and 0 < api["bm25"] < other["bm25"]
     # the bonus is the query's top BM25 score, so the touched file's rule wins
-    # (x0.9 medium, x1.1 workspace, x1.25 named: a path match is strong evidence)
-    assert api["score"] == pytest.approx((api["bm25"] + other["bm25"]) * 0.99 * 1.25, rel=1e-3)
+    # (x0.9 medium, x1.1 workspace, x1.25 named and x1.25 exact: a path match is the strongest
+    # evidence)
+    assert api["score"] == pytest.approx((api["bm25"] + other["bm25"]) * 0.99 * 1.25 * 1.25,
+                                         rel=1e-3)
     text, rows = dry(workspace, "--path", "src/api/users.py", "errors handler")
     assert rows["zz-api-style"]["matched"].startswith("path ")
     assert rows["zz-api-style"]["#"] == "1"
@@ -198,8 +200,8 @@ def test_path_only_task_uses_a_bonus_of_one(workspace: Path) -> None:
                    mem("changelog-style", applies_to=["CHANGELOG.md"], confidence="high"))
     doc = as_json(workspace, "--path", "CHANGELOG.md")
     assert [i["id"] for i in doc["items"]] == ["changelog-style"]
-    # 1.0 x ws1.1 x named1.25
-    assert candidate(doc, "changelog-style")["score"] == pytest.approx(1.1 * 1.25)
+    # 1.0 x ws1.1 x named1.25 x exact1.25
+    assert candidate(doc, "changelog-style")["score"] == pytest.approx(1.1 * 1.25 * 1.25, abs=1e-4)
     assert as_json(workspace, "--path", "README.md")["items"] == []
 
 
@@ -302,39 +304,41 @@ def test_stale_after_verify_and_a_source_edit(workspace: Path) -> None:
                                   confidence="high", sources=["db/schema.sql"],
                                   summary="Users table layout."))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]  # no lock entry yet: not stale
+    # no lock entry yet: not stale
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25", "exact1.25"]
     ok(run(["verify"], workspace))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25", "exact1.25"]
     source.write_text("create table users(id int);\n", encoding="utf-8")
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25"]
+    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25", "exact1.25"]
     assert rows["schema-notes"]["status"] == "body (stale)"
     ok(run(["verify", "schema-notes"], workspace))
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25"]
+    assert factors(rows, "schema-notes") == ["ws1.1", "named1.25", "exact1.25"]
     source.unlink()  # a vanished source is stale too
     _, rows = dry(workspace, "schema")
-    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25"]
+    assert factors(rows, "schema-notes") == ["stale0.6", "ws1.1", "named1.25", "exact1.25"]
 
 
 def test_fetched_boost_after_load_id(workspace: Path) -> None:
     workspace_with(workspace, mem("deploy-a", tags=["deploy"], confidence="high"),
                    mem("deploy-b", tags=["deploy"], confidence="high"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1", "named1.25"] and rows["deploy-a"]["#"] == "1"
+    assert factors(rows, "deploy-b") == ["ws1.1", "named1.25", "exact1.25"]
+    assert rows["deploy-a"]["#"] == "1"
     ok(load(workspace, "--dry-run", "--id", "deploy-b"))  # a dry run records nothing
-    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1", "named1.25"]
+    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1", "named1.25", "exact1.25"]
     ok(load(workspace, "--id", "deploy-b"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05", "named1.25"]
+    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05", "named1.25", "exact1.25"]
     assert rows["deploy-b"]["#"] == "1"  # the boost breaks the tie
 
 
 def test_fetched_boost_expires_after_30_days(workspace: Path) -> None:
     workspace_with(workspace, mem("deploy-a", tags=["deploy"], confidence="high"))
     ok(run(["load", "--id", "deploy-a"], workspace, env={"ENGRAM_TODAY": "2026-10-01"}))
-    assert factors(dry(workspace, "deploy")[1], "deploy-a") == ["ws1.1", "named1.25"]
+    assert factors(dry(workspace, "deploy")[1], "deploy-a") == ["ws1.1", "named1.25", "exact1.25"]
 
 
 def test_a_tag_match_outranks_many_body_words_met_in_passing(workspace: Path) -> None:
@@ -348,7 +352,7 @@ def test_a_tag_match_outranks_many_body_words_met_in_passing(workspace: Path) ->
         mem("other", body="Unrelated."))
     _, rows = dry(workspace, "add an endpoint that lets a receptionist move an appointment "
                              "to another slot")
-    assert factors(rows, "drf-endpoint") == ["medium0.9", "ws1.1", "named1.25"]
+    assert factors(rows, "drf-endpoint") == ["medium0.9", "ws1.1", "named1.25", "exact1.25"]
     assert rows["drf-endpoint"]["#"] == "1"
     assert "named1.25" not in factors(rows, "api-errors")
 

@@ -303,6 +303,25 @@ def test_the_best_match_prints_in_full_however_common_its_words(workspace: Path)
     assert body_ids(text)[:1] == ["design-check"]
 
 
+@pytest.mark.parametrize("query", [
+    "add an endpoint for the front desk team to merge two duplicate patient records into one",
+    "add an endpoint that lets the support team merge duplicate invoices, the old response "
+    "shape can break",
+])
+def test_a_memory_named_by_a_rare_word_outranks_many_chance_words(tmp_path: Path,
+                                                                   query: str) -> None:
+    # "endpoint" is the endpoint skill's id and tag, and in few memories; "merge" (the
+    # migrations rule's "merged"), "team" and "old" meet other memories by chance. The skill
+    # and its three prerequisites (a group of four) must make the pack of eight, in order.
+    project = own_project(tmp_path)
+    ids = pack_ids(project, query)
+    assert "drf-endpoint" in ids
+    for prerequisite in ("services-and-selectors", "django-app-layout", "permissions-rbac"):
+        assert ids.index(prerequisite) < ids.index("drf-endpoint")
+    _, rows = dry(project, query)
+    assert "exact1.25" in rows["drf-endpoint"]["multipliers"]
+
+
 # -- path triggers with braces -----------------------------------------------------------------
 def test_brace_globs_match_each_alternative(workspace: Path) -> None:
     put(workspace / ".engram", "r.md", mem("frontend", applies_to=["src/**/*.{ts,tsx}"]))
