@@ -1,6 +1,8 @@
 """The click commands: parse options, call one library function, print its result.
 
 No logic lives here; every command has a typed function behind it that tests call directly.
+Each command imports its module inside its function, on purpose: `engram load --path ...` and
+`engram hook` run on every prompt and must not pay for install, sync, import, graph or mcp.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def _scope_options(func: F) -> F:
 
 
 def _request(**kwargs: Any) -> Any:
-    from engram.pipeline import Request
+    from engram.scopes import Request
 
     return Request(cwd=str(Path(current_dir())), **kwargs)
 
@@ -226,7 +228,7 @@ def hook(host: str) -> None:
 
 
 def _project_dir(workspace: str | None) -> Path:
-    from engram.pipeline import resolve
+    from engram.scopes import resolve
 
     context = resolve(_request(workspace=workspace, lenient_config=True))
     return context.workspace_dir or Path(current_dir())
