@@ -3,16 +3,21 @@ withholds that it should print, per family. docs/safety.md quotes its output.
 
     python bench/safety_report.py                  # every part
     python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
-                                                   # memories
+                                                   # heldout3, memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
+    python bench/safety_report.py --outside DIR... # only: scan every *.md/*.rst/*.txt/*.py under
+                                                   # 200 kB in DIRs as a memory (false positives
+                                                   # outside the corpus, and the cost per line)
 
 Parts:
 - legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
-- tuning / heldout / heldout2: tests/fixtures/safety/corpus/<part>/*.txt, items written as
-  `=== <id> <kind or ->` then the memory text; `-` means benign. The held-out parts were written
-  before the scanner was run on them (see PROVENANCE.md there).
-- memories: the project's routing memories (bench/routing/memories, tests/fixtures/quality), all
-  benign rule files in the styles real teams write.
+- tuning / heldout / heldout2 / heldout3: tests/fixtures/safety/corpus/<part>/*.txt, items written
+  as `=== <id> <kind or ->` then the memory text; `-` means benign; the family is the file's name
+  and the id's first word. The held-out parts were written before the scanner was run on them (see
+  PROVENANCE.md there).
+- memories: the project's routing memories (bench/routing/memories, tests/fixtures/quality) and
+  the public development set beside the checkout (../shared/bench/dev, or $ENGRAM_DEV_SET) when
+  present: all benign rule files in the styles real teams write.
 
 Run from the repository root. Exit status 1 if the legacy part disagrees with expected.json.
 """
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections import defaultdict
@@ -33,7 +39,8 @@ from engram.safety import KINDS, scan  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "safety"
-PARTS = ("tuning", "heldout", "heldout2")
+PARTS = ("tuning", "heldout", "heldout2", "heldout3")
+DEV_SET = Path(os.environ.get("ENGRAM_DEV_SET") or ROOT.parent / "shared" / "bench" / "dev")
 
 
 class Item:
@@ -56,7 +63,7 @@ def read_items(part: str) -> list[Item]:
         for head, following in zip(heads, [*heads[1:], None], strict=True):
             name, expect = head.group(1), head.group(2)
             body = text[head.end() : following.start() if following else len(text)]
-            group = "secret" if path.stem == "secrets" else name.split("-", 1)[0]
+            group = name.split("-", 1)[0]
             items.append(Item(f"{path.stem}/{group}", name, expect, body.strip("\n")))
     return items
 
@@ -106,12 +113,13 @@ def report_items(part: str, items: list[Item], verbose: bool) -> tuple[int, int,
 def report_memories(verbose: bool) -> int:
     paths = sorted((ROOT / "bench" / "routing" / "memories").rglob("*.md"))
     paths += sorted((FIXTURES / "quality" / "memories").rglob("*.md"))
+    paths += sorted((DEV_SET / "memories").rglob("*.md"))
     withheld = []
     for path in paths:
         text = path.read_text("utf-8", errors="replace")
         hits = found(text)
         if hits:
-            withheld.append(f"  {path.relative_to(ROOT)}: {'; '.join(hits)}")
+            withheld.append(f"  {path}: {'; '.join(hits)}")
     print(f"\n## memories: {len(paths)} benign rule files; withheld: {len(withheld)}")
     if verbose or len(withheld) <= 25:
         print("\n".join(withheld))
@@ -141,11 +149,35 @@ def report_legacy(verbose: bool) -> int:
     return len(wrong)
 
 
+def report_outside(roots: list[Path]) -> int:
+    import time
+
+    files = sorted({f for root in roots for pattern in ("*.md", "*.rst", "*.txt", "*.py")
+                    for f in root.rglob(pattern) if f.is_file() and f.stat().st_size < 200_000})
+    withheld, lines, started = [], 0, time.process_time()
+    for path in files:
+        text = path.read_text("utf-8", errors="replace").splitlines()
+        lines += len(text)
+        hits = sorted({f"{f.kind}: {f.detail} (line {f.line})"
+                       for f in scan(enumerate(text, start=1)).findings})
+        if hits:
+            withheld.append(f"  {path}: {'; '.join(hits[:3])}")
+    spent = time.process_time() - started
+    print(f"## outside: {len(files)} files, {lines} lines; withheld: {len(withheld)};"
+          f" {1e6 * spent / max(lines, 1):.1f} us of CPU a line")
+    print("\n".join(withheld))
+    return len(withheld)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=("all", "legacy", *PARTS, "memories"), default="all")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--outside", nargs="+", type=Path, default=None, metavar="DIR")
     args = parser.parse_args()
+    if args.outside:
+        report_outside(args.outside)
+        return 0
     status = 0
     if args.part in ("all", "legacy"):
         status = 1 if report_legacy(args.verbose) else 0

@@ -72,9 +72,20 @@ def body_block(item: PackItem) -> str:
 
 
 def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
-             also_fetch: Sequence[str] = ()) -> tuple[str, list[str]]:
+             also_fetch: Sequence[str] = (),
+             texts: dict[tuple[str, str], str] | None = None) -> tuple[str, list[str]]:
     """The pack text; `also_fetch` names demoted bodies the budget then dropped, so the fetch
-    line still offers every demoted memory."""
+    line still offers every demoted memory. `texts` keeps each item's card and body text
+    between the budget's attempts, which recompose the pack once per item taken out."""
+    made = {} if texts is None else texts
+
+    def piece(item: PackItem, mode: str) -> str:
+        key = (item.memory.id, mode)
+        text = made.get(key)
+        if text is None:
+            text = made[key] = body_block(item) if mode == "body" else card_line(item)
+        return text
+
     out = [head + "\n"]
     cards: list[str] = []
     previous = "head"
@@ -86,15 +97,15 @@ def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
         if mode == "body":
             if previous == "card":
                 out.append("\n")
-            out.append(body_block(item) + "\n")
+            out.append(piece(item, "body") + "\n")
         else:
-            out.append(card_line(item) + "\n")
+            out.append(piece(item, "card") + "\n")
             cards.append(item.memory.id)
         previous = mode
     if related:
         out.append("related, not loaded:\n")
         for item in related:
-            out.append(card_line(item) + "\n")
+            out.append(piece(item, "card") + "\n")
             cards.append(item.memory.id)
     fetch = cards + [mid for mid in also_fetch if mid not in cards]
     if fetch:
@@ -134,9 +145,11 @@ def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: i
         return 0
 
     by_rank = sorted(members, key=lambda i: i.rank)
+    texts: dict[tuple[str, str], str] = {}
+    unoffered: set[str] = set()
     while True:
-        gone = [mid for mid in demoted if mid in dropped]
-        text, cards = _compose(items, modes, make_head(), gone)
+        gone = [mid for mid in demoted if mid in dropped and mid not in unoffered]
+        text, cards = _compose(items, modes, make_head(), gone, texts)
         if cost(text) <= 0:
             break
         bodies = [i for i in by_rank if modes.get(i.memory.id) == "body"]
@@ -151,6 +164,11 @@ def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: i
             victim = shown_cards[-1].memory.id
             del modes[victim]
             dropped.append(victim)
+            continue
+        if gone:
+            # Dozens of `load: always` memories can make the fetch line alone too long: it
+            # offers fewer (lowest-ranked out first) rather than the pack saying nothing.
+            unoffered.add(gone[0])
             continue
         # Nothing left to take out: the count line alone, even if the budget is smaller.
         text = make_head() + "\n"

@@ -295,6 +295,18 @@ def test_fetch_line_names_every_demoted_id_even_when_its_card_is_dropped(
         assert demoted in fetch_ids(out)
 
 
+def test_a_pack_too_big_for_its_fetch_line_still_offers_its_best(workspace: Path) -> None:
+    # 300 memories whose demoted ids alone overflow the budget: the fetch line keeps the
+    # best-ranked ids that fit instead of the pack collapsing to its count line.
+    write(workspace, *(mem(f"deploy-{n:03d}", tags=["deploy"], body=f"Deploy note {n}.")
+                       for n in range(300)))
+    out = ok(load(workspace, "--limit", "300", "--full", "--budget-tokens", "500", "deploy"))
+    assert math.ceil(len(out) / 4) <= 500
+    offered = fetch_ids(out)
+    assert len(offered) > 50
+    assert "deploy-000" in offered and "deploy-299" not in offered
+
+
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(budget=st.integers(min_value=1, max_value=3000))

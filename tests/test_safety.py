@@ -310,7 +310,8 @@ def scan_line_by_line(lines: list[tuple[int, str]], monkeypatch: pytest.MonkeyPa
     with monkeypatch.context() as patch:
         patch.setattr(safety, "_possible_kinds", lambda low, prose: frozenset(KINDS))
         patch.setattr(safety, "_possible_checks",
-                      lambda texts, folded, low: safety._Possible(True, True, True, True, True))
+                      lambda texts, folded, low: safety._Possible(
+                          *[True] * len(safety._Possible._fields)))
         return scan(lines)
 
 

@@ -85,3 +85,18 @@ def test_an_edit_is_judged_on_its_new_bytes_and_old_verdicts_go(workspace: Path)
     with db(workspace) as conn:
         shas = [row[0] for row in conn.execute("SELECT sha256 FROM verdicts")]
     assert shas == [sha(HOSTILE.replace("deploy-override", "deploy-steps"))]
+
+
+def test_new_safety_rules_rejudge_the_index_once(workspace: Path) -> None:
+    # An index written by an engram with other safety rules holds no verdict from the current
+    # ones: the next refresh judges every file again and stores it, so later loads read it
+    # instead of rescanning each printed memory on every call.
+    write_memory(workspace / ".engram", "rules/safe.md", SAFE)
+    ok(load(workspace, "deploy"))
+    with db(workspace) as conn:
+        conn.execute("UPDATE verdicts SET scanner='0ld'")
+        conn.execute("UPDATE meta SET value='0ld' WHERE key='scanner'")
+    assert body_ids(ok(load(workspace, "deploy"))) == ["deploy-steps"]
+    with db(workspace) as conn:
+        scanners = dict(conn.execute("SELECT sha256, scanner FROM verdicts").fetchall())
+    assert scanners == {sha(SAFE): SCANNER_VERSION}

@@ -144,7 +144,7 @@ class ScopeIndex:
         ignore_sig = ignore_signature(self.root)
         listing = f"{len(stats)}:{listing_signature(stats)}"
         if not force and known == listing and self.meta("ignore") == ignore_sig \
-                and self.meta("version") == SCHEMA_VERSION:
+                and self.meta("version") == SCHEMA_VERSION and self._same_scanner():
             return False  # same files, sizes and mtimes as at the last refresh: nothing to do
         if not force and not self._diff(stats, ignore_sig):
             self._remember_listing(listing)
@@ -153,7 +153,7 @@ class ScopeIndex:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have refreshed while we waited for the write lock.
-            full = force or self.meta("ignore") != ignore_sig
+            full = force or self.meta("ignore") != ignore_sig or not self._same_scanner()
             if full:
                 for table in ("files", "memories", "postings", "stems", "bands", "near"):
                     conn.execute(f"DELETE FROM {table}")
@@ -186,6 +186,9 @@ class ScopeIndex:
             conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
                              sorted(stem_cache().items()))
             self._set_meta("ignore", ignore_sig)
+            if full:
+                conn.execute("DELETE FROM verdicts WHERE scanner != ?", (SCANNER_VERSION,))
+            self._set_meta("scanner", SCANNER_VERSION)
             self._set_meta("listing", listing)
             self._derive()
             conn.execute("COMMIT")
@@ -201,12 +204,18 @@ class ScopeIndex:
         self.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (rel,))
         self.conn.execute("DELETE FROM meta WHERE key='listing'")
 
+    def _same_scanner(self) -> bool:
+        # Verdicts from other safety rules (an upgraded engram) are never used, so every printed
+        # memory would be rescanned on every load until its file changed: re-index once instead.
+        return self.meta("scanner") == SCANNER_VERSION
+
     def _remember_listing(self, listing: str) -> None:
         with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
             self._set_meta("listing", listing)
 
     def _diff(self, stats: Listing, ignore_sig: str) -> bool:
-        if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION:
+        if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION \
+                or not self._same_scanner():
             return True
         changed, removed = self._changes(stats)
         return bool(changed or removed)

@@ -13,10 +13,18 @@ from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple
 
 from engram.model import Finding
+from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override
-from engram.safety.normalise import may_override, skeleton
-from engram.safety.secrets import basic_auth, provider_token, real_token
-from engram.safety.structure import forged_tool_markup, hidden_text, role_header
+from engram.safety.normalise import may_override, skeleton, typo_override, variants
+from engram.safety.secrets import (
+    basic_auth,
+    keyword_secret,
+    manifest_secrets,
+    provider_token,
+    real_token,
+)
+from engram.safety.structure import forged_tool_markup, hidden_text, json_turn, role_header
 
 KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 
@@ -303,8 +311,7 @@ _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
 _ROLE_TOKEN_RE = _Rule(
-    r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id"
-    r"|end_header_id|begin_of_text|end_of_text)\|>|<(?:start|end)_of_turn>"
+    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
@@ -367,6 +374,19 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
     ),
     ("send secrets out", rf"{_SENT_DATA}{_GAP}\b{_SEND}\b{_GAP}{_DESTINATION}"),
     (
+        "secrets appended to a URL",
+        r"https?://\S*[?&/=]\s+(?:followed\s+by|plus|with|appending|then\s+append)\s+(?:the\s+)?"
+        rf"(?:contents?|values?|output|text)\s+of\b{_GAP}{_REPLY_DATA}",
+    ),
+    (
+        "secrets posted in public",
+        r"\b(?:paste|post|upload|put|publish|copy|share|send|dump|save)\b"
+        rf"{_GAP}(?:{_SENT_DATA}|output\s+of\s+[`'\"]?(?:env|printenv|set)\b){_GAP}"
+        r"\b(?:in|into|to|on|as)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|public\s+|secret\s+)*"
+        r"(?:gist|pastebin|paste\s+site|(?:github\s+)?issue|comment|discussion|public\s+repo"
+        r"(?:sitory)?|slack\s+channel|discord)\b",
+    ),
+    (
         "secrets into the reply",
         r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
         rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
@@ -383,7 +403,7 @@ _NEGATION_RE = _Rule(
 _CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
 _NET_TOOL_RE = _Rule(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|nslookup"
-    r"|dig)\b"
+    r"|dig|scp|rsync|sftp)\b"
     r"|\bhttp\s+(?:post|put)\b"
 )
 # A local secret file as a command argument; public keys (*.pub) are meant to be shared.
@@ -401,6 +421,14 @@ _UPLOAD_RE = _Rule(
     r"|\$\(\s*(?:env|printenv|set)\b[^)]*\)"
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
+    # Copied to another host, or read into a PowerShell request body.
+    rf"|\b(?:scp|rsync|sftp)\s+(?:-\S+\s+)*{_PATH}"
+    rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
+)
+# Browser storage appended to an absolute URL that a request or an image load will fetch.
+_STORAGE_BEACON_RE = _Rule(
+    r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*['\"`](?:https?:)?//[^'\"`]+['\"`]"
+    r"\s*\+\s*(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
 _BEACON_RE = _Rule(
@@ -416,8 +444,8 @@ _DATA_WORD = (
     r"|credential|output|answer|response|memory|prompt|message|content)"
 )
 _LINK_BEACON_RE = _Rule(
-    r"\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
-    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?{_DATA_WORD})"
+    r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
+    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD})"
 )
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
 _ENV_DUMP_RE = _Rule(
@@ -633,7 +661,8 @@ _GATES = {
     "exfiltration": re.compile(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
-        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\("
+        r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
+        r"|document\.cookie"
     ),
     "secret": re.compile(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
@@ -645,13 +674,14 @@ _GATES = {
 }
 
 
-def _injection(prose: str) -> list[tuple[int, int, str]]:
+def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, int, str]]:
+    more = anchored_phrases(prose, anchored) if anchored else []
     if not _GATES["injection"].search(prose):
-        return []
+        return more
     return [
         (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
         for m in _INJECTION_RE.rx.finditer(prose)
-    ]
+    ] + more
 
 
 def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
@@ -674,7 +704,7 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     beacon = _BEACON_RE.rx.search(low)
     if beacon:
         return beacon.start(), "image beacon with a placeholder in its query"
-    if "](" in low:
+    if "](" in low or "]:" in low:
         link = _LINK_BEACON_RE.rx.search(low)
         if link:
             return link.start(), "link or image with a data placeholder in its URL"
@@ -682,6 +712,10 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
         dump = _ENV_DUMP_RE.rx.search(low)
         if dump and _NET_CALL_RE.rx.search(low):
             return dump.start(), "environment sent over the network"
+    if "storage" in low or "cookie" in low:
+        storage = _STORAGE_BEACON_RE.rx.search(low)
+        if storage:
+            return storage.start(), "browser storage sent to a URL"
     upload = _UPLOAD_RE.rx.search(low)
     if upload and _NET_TOOL_RE.rx.search(low):
         return upload.start(), "network command uploading local secrets"
@@ -691,6 +725,9 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
 def _role_play(folded: str, low: str, fenced: bool, gated: bool = True
                ) -> tuple[int, str] | None:
     forged = forged_tool_markup(low) or role_header(folded, low)
+    if forged:
+        return forged
+    forged = None if fenced else json_turn(low)
     if forged:
         return forged
     if not gated or not _GATES["role-play"].search(low):
@@ -789,7 +826,7 @@ def _may_exfiltrate(text: str) -> bool:
             or "netrc" in text or "npmrc" in text or "pypirc" in text or "git-cred" in text
             or "docker/" in text or "kube/" in text
             or "/etc/" in text or "system" in text or "![" in text or "<img" in text
-            or "](" in text)
+            or "](" in text or "]:" in text or "storage" in text or "cookie" in text)
 
 
 def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
@@ -797,10 +834,13 @@ def _possible_kinds(low: list[str], prose: list[str]) -> frozenset[str]:
     anywhere: one search of all their lines, joined as a seam joins two, spares a search per
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
-    joined = " ".join(low)
-    return frozenset(kind for kind, text, may in (
-        ("injection", " ".join(prose), True), ("exfiltration", joined, _may_exfiltrate(joined)),
+    joined, joined_prose = " ".join(low), " ".join(prose)
+    kinds = frozenset(kind for kind, text, may in (
+        ("injection", joined_prose, True), ("exfiltration", joined, _may_exfiltrate(joined)),
         ("secret", joined, _may_leak(joined))) if may and _GATES[kind].search(text))
+    if "injection" not in kinds and possible_rules(joined_prose):
+        kinds |= {"injection"}
+    return kinds
 
 
 # Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
@@ -811,6 +851,10 @@ _SKELETON_RE = _Rule(
     r"|foregoing)(?:all|any|the|your|of)?(?:instruction|prompt|directive|guideline|order)"
     r"|(?:ignore|disregard|forget)(?:all|aii|any|every|of|your){1,3}(?:instruction|prompt"
     r"|directive|rule|guideline)"
+    # "Ignore any instructions inside the document" is the defence, not the attack.
+    r"(?!s?(?:in|inside|within|containedin|embeddedin|foundin|from)(?:the|this|that|a|an|any|such"
+    r"|external|untrusted|retrieved|fetched)?(?:document|page|text|input|content|email|file|data"
+    r"|tool|result|website|webpage|message|pdf|issue|comment|code|web|user))"
     r"|(?:ignore|disregard|forget|bypass|override)(?:the|your|all|aii|any)?(?:systemprompt"
     r"|developermessage|systemmessage|systeminstruction|safetyguideline)"
     r"|(?:ignore|disregard)instructions(?:and)?(?:just|only|instead)?(?:print|say|output)"
@@ -850,13 +894,17 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 # No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
 # the regex engine from skipping positions quickly.
 _BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+_HEX_RE = re.compile(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
 
 
 def _decoded_override(text: str) -> int | None:
     for m in _BASE64_RE.finditer(text):
         blob = m.group()
         try:
-            decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+            if _HEX_RE.fullmatch(blob):
+                decoded = bytes.fromhex(blob)
+            else:
+                decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
         except (binascii.Error, ValueError):
             continue
         plain = decoded.decode("ascii", "ignore").lower()
@@ -873,6 +921,9 @@ class _Possible(NamedTuple):
     base64: bool
     tokens: bool
     role: bool
+    keywords: bool
+    typos: bool
+    reordered: bool  # an override read backwards, in ROT13 or in reverse word order
 
 
 _ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
@@ -883,24 +934,35 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     it finds nothing in any line (a line, or a window of one, is part of the joined text), and
     most memories rule most checks out at once."""
     raw = "\n".join(texts)
-    skel = skeleton("\n".join(folded))
+    joined = "\n".join(folded)
+    skel = skeleton(joined)
+    reordered = any(may_override(v) and _SKELETON_RE.rx.search(v)
+                    for v in variants(skel, joined)[1:])
     return _Possible(
         foreign=foreign_override(raw.lower()) is not None,
-        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)),
+        skeleton=may_override(skel) and bool(_SKELETON_RE.rx.search(skel)) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=bool(_ROLE_GATE_LINES.search("\n".join(low))),
+        keywords="=" in raw or ":" in raw,
+        typos=typo_override(joined.lower()),
+        reordered=reordered,
     )
 
 
-def _disguised_override(skel: str, text: str, possible: _Possible) -> tuple[int, str] | None:
+def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
+                        ) -> tuple[int, str] | None:
     """The override checks that read past the phrase view: other languages (read before
-    look-alikes are mapped to Latin), obfuscation, and base64."""
+    look-alikes are mapped to Latin), obfuscation (spelling, order, ROT13, typos), base64 and
+    hex."""
     foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
-    if possible.skeleton and may_override(skel) and _SKELETON_RE.rx.search(skel):
+    if possible.skeleton and any(may_override(v) and _SKELETON_RE.rx.search(v) for v in (
+            variants(skel, folded) if possible.reordered else (skel,))):
         return 0, "obfuscated instruction override"
+    if possible.typos and typo_override(folded.lower()):
+        return 0, "misspelt instruction override"
     decoded = _decoded_override(text) if possible.base64 and len(text) > 24 else None
     if decoded is not None:
         return decoded, "base64-encoded instruction override"
@@ -917,6 +979,23 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
         return False
     window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1])
     return bool(_DEFENCE_RE.rx.search(window))
+
+
+def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
+    """A phrase written one letter per line: each run of six or more lines of one or two
+    characters (blank lines inside a run allowed), as (first index, the letters joined)."""
+    runs: list[tuple[int, str]] = []
+    start, letters = None, []
+    for index, text in enumerate([*raw, "end of memory"]):
+        short = len(text.strip()) <= 2
+        if short and (start is not None or text.strip()):
+            start = index if start is None else start
+            letters.append(text.strip())
+            continue
+        if start is not None and sum(bool(c) for c in letters) >= 6:
+            runs.append((start, "".join(letters)))
+        start, letters = None, []
+    return runs
 
 
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
@@ -944,17 +1023,26 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
     can_inject, can_exfil = "injection" in possible, "exfiltration" in possible
+    anchored = possible_rules(" ".join(prose)) if can_inject else frozenset()
+
+    def injection_in(text: str) -> list[tuple[int, int, str]]:
+        return _injection(text, anchored)
+
     can_leak = "secret" in possible
     seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str]]] = []
     if can_inject:
-        seam_kinds.append(("injection", _injection, prose))
+        seam_kinds.append(("injection", injection_in, prose))
     if can_exfil:
         seam_kinds.append(("exfiltration", _exfil_prose, low))
     for index, (number, text) in enumerate(items):
-        injection = [(s, d) for s, _, d in _injection(prose[index])] if can_inject else []
-        disguised = None if injection else _disguised_override(skeletons[index], text, checks)
+        injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
+        disguised = None if injection else _disguised_override(skeletons[index], text,
+                                                              folded[index], checks)
         if disguised:
             injection.append(disguised)
+        grab = permission_grab(folded[index], low[index])
+        if grab:
+            injection.append(grab)
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -971,6 +1059,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         following = [t for n, t in items[index + 1 : index + 4] if n > number]
         add(number, "secret", _secret(text, low[index], following, checks.tokens) if can_leak
             else provider_token(text) if checks.tokens else None)
+        if checks.keywords:
+            add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
         if index + 1 < len(items) and items[index + 1][0] == number + 1:
@@ -993,6 +1083,14 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                     and not _SKELETON_RE.rx.search(head_skel)
                     and not _SKELETON_RE.rx.search(next_skel)):
                 add(number, "injection", (0, "obfuscated instruction override"))
+
+    raw = [text for _, text in items]
+    for first, letters in _vertical_runs(raw):
+        if _SKELETON_RE.rx.search(skeleton(_fold(letters))):
+            add(items[first][0], "injection", (0, "obfuscated instruction override"))
+    if any("kind:" in text for text in raw):
+        for index, col, detail in manifest_secrets(raw):
+            add(items[index][0], "secret", (col, detail))
 
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)

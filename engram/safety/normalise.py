@@ -9,6 +9,8 @@ It is only matched against, never printed, so it may be lossy.
 
 from __future__ import annotations
 
+import functools
+import html
 import re
 import unicodedata
 from urllib.parse import unquote
@@ -44,16 +46,89 @@ _ASCII_DROP = bytes(c for c in range(128) if not (97 <= c <= 122) and c not in _
 _LEET = str.maketrans(_LEET_FROM.decode(), _LEET_TO.decode())
 
 
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
+_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+
+
+def _unescape(run: re.Match[str]) -> str:
+    return chr(int(run.group(1) or run.group(2), 16))
+
+
 def skeleton(folded: str) -> str:
     """`folded` is a line already NFKC-folded (see `engram.safety._fold`)."""
     if "%" in folded and _PERCENT.search(folded):
         folded = unquote(folded)
+    if "&" in folded and ";" in folded:
+        folded = html.unescape(folded)  # `&#73;gnore`, `&lt;`
+    if "\\" in folded:
+        folded = _ESCAPE.sub(_unescape, folded)  # `\u0069gnore`, `\x69gnore`
     text = folded.lower()
     if text.isascii():
         return text.encode().translate(_ASCII_TABLE, _ASCII_DROP).decode()
+    # NFKD splits accents off as combining marks, which the final pass drops with every other
+    # non-letter.
     text = unicodedata.normalize("NFKD", text.translate(_RARE))
-    text = "".join(c for c in text if not unicodedata.combining(c))
     return _NOT_LETTER.sub("", text.translate(_LEET))
+
+
+def variants(skel: str, folded: str) -> tuple[str, ...]:
+    """The skeleton as written, read backwards, in ROT13, and with its words in reverse order:
+    the orderings an attacker uses so that no phrase reads forwards."""
+    # Word order matters only when a verb of dismissal is there to be moved.
+    reorder = " " in folded and ("ignore" in skel or "disregard" in skel or "forget" in skel
+                                 or "bypass" in skel or "override" in skel)
+    words = skeleton(" ".join(reversed(folded.split()))) if reorder else skel
+    return skel, skel[::-1], skel.translate(_ROT13), words
+
+
+# Typos: a word is read as one of these when it has the same first letter and the same letters
+# (a transposition) or the same letters but one (a letter dropped or doubled).
+_VERBS = ("ignore", "disregard", "forget")
+_EARLIER = ("previous", "prior", "preceding", "earlier", "above")
+_NOUNS = ("instructions", "instruction", "directives", "guidelines", "prompt", "rules")
+
+
+def _keys(word: str) -> set[str]:
+    letters = "".join(sorted(word))
+    return {letters} | {letters[:i] + letters[i + 1 :] for i in range(len(letters))}
+
+
+_TYPO: dict[str, str] = {
+    word[0] + key: group
+    for group, words in (("n", _NOUNS), ("e", _EARLIER), ("v", _VERBS))
+    for word in words
+    for key in _keys(word)
+}
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _group(word: str) -> str:
+    if not 4 <= len(word) <= 14:
+        return ""
+    return next((_TYPO[word[0] + k] for k in _keys(word) if word[0] + k in _TYPO), "")
+
+
+def typo_override(low: str) -> bool:
+    """A misspelt override ("ignroe all previus instrucitons"): a verb, then within three words
+    a word for earlier, then within two a word for instructions, read through `_TYPO`. Correctly
+    spelt phrases are the phrase rules' job (with their exemptions), so one word must be a typo.
+    Only words that could be the verb (first letter, length) are looked up until one is."""
+    words = _WORD.findall(low)
+    for at, word in enumerate(words):
+        if word[0] not in "idf" or not 5 <= len(word) <= 10 or _group(word) != "v":
+            continue
+        for e in range(at + 1, min(at + 4, len(words))):
+            if _group(words[e]) != "e":
+                continue
+            for n in range(e + 1, min(e + 3, len(words))):
+                if _group(words[n]) == "n" and any(
+                        w not in _EXACT for w in (word, words[e], words[n])):
+                    return True
+    return False
+
+
+_EXACT = frozenset(_VERBS + _EARLIER + _NOUNS)
 
 
 def may_override(skel: str) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import re
 from collections.abc import Callable
 
@@ -123,6 +124,20 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("MaxMind license key", r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk"),
     ("Facebook access token", r"\d{15,16}(?:\||%7[Cc])[0-9A-Za-z_-]{27,40}"),
     ("AWS MWS key", r"amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    ("Authress key",
+     r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}"
+     r"\.[A-Za-z0-9+/_=-]{30,120}"),
+    ("Bitbucket app password", r"ATBB[A-Za-z0-9_=.-]{32,}"),
+    ("Buildkite token", r"bkua_[a-f0-9]{40}"),
+    ("CircleCI token", r"CCIP[AR]T_[A-Za-z0-9]{22}_[a-f0-9]{40}"),
+    ("HubSpot token",
+     r"pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    ("MailerSend token", r"mlsn\.[a-f0-9]{64}"),
+    ("Pinecone key", r"pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
+    ("Resend key", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}"),
+    ("SonarQube token", r"sq[upa]_[a-f0-9]{40}"),
+    ("Stripe webhook secret", r"whsec_[A-Za-z0-9+/=]{32,}"),
+    ("Asana token", r"[0-2]/\d{16}/\d{16}:[a-f0-9]{32}"),
     ("base64-encoded JSON web token",
      r"ZXlK(?:hbGciOi|0eXAiOi|raWQiOi|aGJHY2lPaU|MGVYQWlPaUp|cmFXUWlP)[A-Za-z0-9+/]{40,}={0,2}"),
     ("JSON web token", r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
@@ -133,6 +148,14 @@ _TOKEN_RE = re.compile(
     + ")(?![A-Za-z0-9_])"
 )
 _DETAIL = {f"p{i}": name for i, (name, _) in enumerate(_PROVIDERS)}
+# Providers publish new formats every year, and nearly all follow one shape: a short lower-case
+# prefix (`gsk_`, `dckr_pat_`, `live_`), then a long random body. A body of 32 or more characters
+# mixing upper case, lower case and digits is a generated credential, whatever the prefix; hash
+# names (sha256-..., sha512-...) carry base64 digests, which are public.
+_PREFIXED_RE = re.compile(
+    r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{1,8}[_-])?"
+    r"(?P<body>[A-Za-z0-9_-]{32,200})(?![A-Za-z0-9_+/=-])"
+)
 _RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
 _FAKE_RE = re.compile(
@@ -181,7 +204,153 @@ def provider_token(text: str) -> tuple[int, str] | None:
                 if name == "JSON web token" and _sample_jwt(token):
                     continue
                 return column + run.start() + m.start(), name
+            for m in _PREFIXED_RE.finditer(run.group()):
+                if random_body(m.group("body")):
+                    return column + run.start() + m.start(), "prefixed API token"
     return None
+
+
+def _entropy(text: str) -> float:
+    counts = [text.count(c) for c in set(text)]
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts)
+
+
+def random_body(body: str) -> bool:
+    """A generated string: upper case, lower case and digits mixed, and no stand-in words."""
+    core = body.replace("_", "").replace("-", "")
+    return (len(core) >= 30 and not _FAKE_RE.search(body)
+            and any(c.isupper() for c in core) and any(c.islower() for c in core)
+            and sum(c.isdigit() for c in core) >= 2 and _entropy(core) >= 4.0
+            and not _wordy(core))
+
+
+def _wordy(value: str) -> bool:
+    """Mostly pronounceable words (`ShouldReturnUserWhenIdIs42`): over 60% of the characters sit
+    in a run of two or more lower-case letters with a vowel. A random base62 string does so
+    under 0.2% of the time."""
+    words = sum(len(m.group()) for m in _WORD_RE.finditer(value) if _VOWEL_RE.search(m.group()))
+    return words > 0.6 * len(value)
+
+
+_WORD_RE = re.compile(r"[A-Z]?[a-z]{2,}")
+_VOWEL_RE = re.compile(r"[aeiouy]")
+
+
+def _switches(value: str) -> int:
+    """How often the character class (upper, lower, digit, other) changes: random base62 changes
+    at about every other character, CamelCase names and words far less often."""
+    classes = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "s"
+               for c in value]
+    return sum(a != b for a, b in zip(classes, classes[1:], strict=False))
+
+
+def random_value(value: str) -> bool:
+    """A value that can only be generated. Used where the key alone says little (`DD_APP_KEY`,
+    `twitter: bearer:`): hex of 16 digits or more, or a string of 14 or more mixing upper case,
+    lower case and digits; words, kebab-case names, paths, URLs and versions fail."""
+    if len(value) < 14 or _FAKE_RE.search(value) or not _VALUE_RE.fullmatch(value):
+        return False
+    if not any(c.isdigit() for c in value) or len(set(value)) < 10:
+        return False
+    if _HEX_VALUE_RE.fullmatch(value):
+        return sum(c not in "-" for c in value) >= 16 and any(c.isalpha() for c in value)
+    if _DOTTED_NAME_RE.fullmatch(value):
+        return False  # `win32api.RegEnumKey`, `self.G2_node_order`
+    # Names (`X25519PrivateKey`, `MLKEM768`) switch class far less often than random base62.
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
+            and _switches(value) >= 0.4 * len(value) and _entropy(value) >= 3.5
+            and not _wordy(value))
+
+
+_VALUE_RE = re.compile(r"[A-Za-z0-9_+/=~.-]+")
+_HEX_VALUE_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f-]+|[0-9A-F-]+")
+_DOTTED_NAME_RE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+# gitleaks' keyword-only formats: a random string whose only sign is the provider named in its
+# key, or a key ending in a word for a credential that the assignment rule leaves alone because
+# it is too common on its own (`app_key`, `api`, `bearer`). The value must be random (above).
+_PROVIDER_NAMES = (
+    "adafruit|airtable|algolia|alibaba|amplitude|asana|atlassian|auth0|beamer|bitbucket|bittrex"
+    "|cloudant|cloudflare|codecov|cohere|coinbase|confluence|confluent|contentful|datadog|deepseek"
+    "|discord|droneci|dropbox|etsy|facebook|fastly|finicity|finnhub|firebase|flickr|freshbooks"
+    "|gemini|gitter|gocardless|groq|heroku|hubspot|ibm|intercom|jfrog|jira|kraken|kucoin"
+    "|launchdarkly|linkedin|mailchimp|mailgun|mapbox|mattermost|meraki|messagebird|mistral"
+    "|mixpanel|netlify|newrelic|new_relic|nytimes|okta|pagerduty|plaid|postmark|privateai"
+    "|rapidapi|segment|sendbird|sentry|snyk|softlayer|sonar|squarespace|sumo|supabase|telegram"
+    "|travis|twilio|twitch|twitter|typeform|vercel|yandex|zendesk"
+)
+_KEYWORD_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?:[\w.-]{0,40}?(?:" + _PROVIDER_NAMES + r")[\w.-]{0,40}"
+    r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|[_.-]key|key))"
+    r"[ \t'\"]{0,3}(?:=|:|=>|:=)[ \t'\"`=]{0,5}(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
+    re.IGNORECASE,
+)
+_KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
+_UUID_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
+_PROVIDER_RE = re.compile(_PROVIDER_NAMES, re.IGNORECASE)
+_VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
+# Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
+# presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
+_SIGNED_URL_RE = re.compile(
+    r"[?&](?:sig=[A-Za-z0-9%+/]{30,}|x-amz-signature=[0-9a-f]{64})", re.IGNORECASE
+)
+
+
+def keyword_secret(text: str) -> tuple[int, str] | None:
+    """A random value under a provider's name or a credential-like key, or a signed URL."""
+    # Values first (one cheap search; random ones are rare), then the key left of each.
+    for v in _VALUE_AFTER_RE.finditer(text):
+        value = v.group(1).rstrip(".")
+        if random_value(value):
+            head_start = max(0, v.start() - 120)
+            m = _KEYWORD_END_RE.search(text[head_start : v.end()])
+            # A UUID is an id (`idempotency_key: ...`) unless a provider that issues UUID keys
+            # is named (Heroku, Snyk, LaunchDarkly's `sdk-...`).
+            if m and (not _UUID_RE.fullmatch(value)
+                      or _PROVIDER_RE.search(text[head_start + m.start() : v.start()])):
+                return head_start + m.start(), "random value under a credential name"
+    if "sig=" in text and "sv=" in text or "Signature=" in text and "Credential=" in text:
+        signed = _SIGNED_URL_RE.search(text)
+        if signed:
+            return signed.start(), "signed URL"
+    return None
+
+
+# A Kubernetes Secret manifest: values under `data:` are base64 of the secret itself.
+_KIND_SECRET_RE = re.compile(r"^\s*kind:\s*[\"']?Secret[\"']?\s*$")
+_DATA_RE = re.compile(r"^(\s*)(?:data|stringData):\s*$")
+_DATA_ITEM_RE = re.compile(r"^(\s+)[\w.-]+:\s*[\"']?(?P<value>[A-Za-z0-9+/]{16,}={0,2})[\"']?\s*$")
+_DOC_END_RE = re.compile(r"^(?:---|```|~~~)")
+
+
+def manifest_secrets(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(index, column, detail) for each base64 value in a Kubernetes Secret's `data:` block."""
+    hits: list[tuple[int, int, str]] = []
+    in_secret, data_indent = False, None
+    for index, line in enumerate(lines):
+        if _DOC_END_RE.match(line):
+            in_secret, data_indent = False, None
+        elif _KIND_SECRET_RE.match(line):
+            in_secret = True
+        elif (head := _DATA_RE.match(line)) is not None:
+            data_indent = len(head.group(1))
+        elif data_indent is not None and (item := _DATA_ITEM_RE.match(line)) is not None:
+            if len(item.group(1)) <= data_indent:
+                data_indent = None
+            elif in_secret and _encoded_secret(item.group("value")):
+                hits.append((index, len(item.group(1)), "Kubernetes Secret value"))
+    return hits
+
+
+def _encoded_secret(value: str) -> bool:
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    plain = raw.decode("utf-8", "replace")
+    if not plain.isprintable():
+        return True  # binary: a key, not a word
+    return not _FAKE_RE.search(plain) and len(set(plain)) >= 6
 
 
 # Credentials in a header (`-H "X-Api-Key: ..."`, `Authorization: Token ...`) or a NuGet-style

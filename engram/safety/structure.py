@@ -11,10 +11,21 @@ import re
 
 # Tool-use markup of the chat formats: a memory that carries it can forge a call or a result.
 _TOOL_RE = re.compile(
-    r"</?(?:function_calls|function_results|tool_use|tool_result|tool_call|tool_response"
-    r"|antml:invoke|antml:function_calls)>|<(?:antml:)?invoke\s+name\s*=|<parameter\s+name\s*="
+    r"</?(?:function|tool)_(?:calls?|results?|use|responses?|code|outputs?|request)>"
+    r"|</?(?:antml:invoke|antml:function_calls)>|<(?:antml:)?invoke\s+name\s*=|<parameter\s+name\s*="
+    # Mistral's [TOOL_CALLS], Llama 3.1's <function=name>, ReAct's `Action Input:` line.
+    r"|\[(?:tool_calls|tool_results|available_tools)\]|<function=[\w.-]+>"
+    r"|^\s*action\s+input\s*:"
 )
-_TOOL_GATE = ("<function_", "</function_", "<tool_", "</tool_", "invoke", "<parameter", "antml")
+_TOOL_GATE = ("<function", "</function_", "<tool_", "</tool_", "invoke", "<parameter", "antml",
+              "[tool_", "[available_tools]", "action input")
+# Chat messages and tool calls written as JSON (OpenAI and Anthropic wire formats): data in
+# sample code, a forged turn in prose. Judged outside fences and inline code only.
+_JSON_TURN_RE = re.compile(
+    r"[{,]\s*\"role\"\s*:\s*\"(?:system|developer)\"|\"tool_calls\"\s*:\s*\["
+    r"|\"type\"\s*:\s*\"(?:tool_result|tool_use|function_call|function_call_output)\""
+)
+_INLINE_CODE_RE = re.compile(r"`[^`]*`")
 # Role headers at the start of a line: `[SYSTEM]`, `[ADMIN OVERRIDE]`, `SYSTEM:` in capitals with
 # a sentence after it, `IMPORTANT SYSTEM MESSAGE`, Alpaca's `### Instruction:`.
 _BRACKET_RE = re.compile(
@@ -28,6 +39,17 @@ _OFFICIAL_RE = re.compile(
     r"|\b(?:system|admin|developer|security)\s+override\b"
 )
 _ALPACA_RE = re.compile(r"^\s*#{1,6}\s*instruction\s*:")
+# `[system](#instructions)`: a role dressed as a Markdown link to an anchor (Bing-style turns);
+# `# SYSTEM PROMPT` as a heading in capitals; `ADMIN NOTE TO AI:`; `<developer>` holding prose.
+_LINK_ROLE_RE = re.compile(r"\[(?:system|assistant|developer)\]\(#[\w-]*\)")
+_CAPS_HEADING_RE = re.compile(
+    r"^\s*#{1,6}\s*(?:SYSTEM|DEVELOPER|ADMIN)\s+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE)\s*:?\s*$"
+)
+_AUTHORITY_RE = re.compile(
+    r"\b(?:ADMIN|ADMINISTRATOR|OWNER|SYSTEM|SECURITY|DEVELOPER|OPERATOR)S?\s+(?:NOTE|MESSAGE"
+    r"|NOTICE|INSTRUCTIONS?|ORDER)S?\s+(?:TO|FOR)\s+(?:THE\s+)?(?:AI|ASSISTANT|MODEL|AGENT|LLM)S?\b"
+)
+_DEVELOPER_TAG_RE = re.compile(r"<developer>\s*[a-z][^<]*?\s[a-z]")
 # Inline styles that hide an element's text from the person reading the rendered page.
 _HIDDEN_RE = re.compile(
     r"<[a-z][\w-]*\b[^>]*\bstyle\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"
@@ -56,7 +78,28 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
             return official.start(), "fake system message"
     if "instruction" in low and _ALPACA_RE.match(low):
         return 0, "instruction-tuning header"
+    if "](#" in low:
+        link = _LINK_ROLE_RE.search(low)
+        if link:
+            return link.start(), "fake role header " + link.group()
+    if "SYSTEM" in folded or "ADMIN" in folded or "DEVELOPER" in folded or "SECURITY" in folded \
+            or "OWNER" in folded or "OPERATOR" in folded:
+        heading = _CAPS_HEADING_RE.match(folded) or _AUTHORITY_RE.search(folded)
+        if heading:
+            return heading.start(), "fake system message"
+    if "<developer>" in low:
+        tag = _DEVELOPER_TAG_RE.search(low)
+        if tag:
+            return tag.start(), "chat-template token <developer>"
     return None
+
+
+def json_turn(low: str) -> tuple[int, str] | None:
+    """A JSON chat message or tool call outside code (the caller skips fenced lines)."""
+    if '"role"' not in low and '"tool_calls"' not in low and '"type"' not in low:
+        return None
+    m = _JSON_TURN_RE.search(_INLINE_CODE_RE.sub(lambda c: " " * len(c.group()), low))
+    return (m.start(), "forged chat message in JSON") if m else None
 
 
 def hidden_text(low: str) -> int | None:

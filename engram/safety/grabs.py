@@ -1,0 +1,76 @@
+"""Instructions that reach for the agent's permissions, or are addressed to the model itself.
+
+Three shapes, each a prompt whatever its wording: switching the agent's own safety off (auto-approve
+settings, skip-permission flags), claiming an approval nobody can check ("the user has pre-approved
+every command"), and a note addressed to the AI that asks it to drop its rules, skip review or
+touch secrets. A sentence that forbids the act ("never run with --dangerously-skip-permissions")
+is advice, and notes to agents that ask for ordinary work ("do not edit gen/") are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
+_SWITCH_OFF = re.compile(
+    r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart)\b[^.;\n]{0,60}?"
+    r"(?:--dangerously-skip-permissions|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
+    r"|\"chat\.tools\.autoapprove\"|\byolo\s+mode\b|\bbypasspermissions\b"
+    r"|approval[_-]?policy\s*=\s*\"?never)"
+)
+_PRE_APPROVED = re.compile(
+    r"\b(?:pre-?approved|pre-?authori[sz]ed|already\s+(?:approved|authori[sz]ed))\b"
+)
+_SKIPS_CHECKS = re.compile(
+    r"\b(?:all|every|any)\s+(?:shell\s+)?(?:commands?|actions?|tools?|changes?|requests?"
+    r"|operations?)\b|\bnever\s+ask\b|\bwithout\s+(?:asking|confirmation|review|running)"
+    r"|\bmerge\s+it\b|\bno\s+(?:need\s+to\s+)?(?:confirm|ask|review)"
+)
+_TO_THE_MODEL = re.compile(
+    r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant"
+    r"|model|llm|agent|automated\s+reviewer|copilot|claude)s?\b"
+    r"|\b(?:ai|llm)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|seeing)\s+this\b"
+    r"|\bto\s+(?:any|all|the)\s+(?:ai|llm|assistant|agent)s?\s+reading\s+this\b"
+)
+_ASKS = re.compile(
+    r"\b(?:disregard|ignore|forget|bypass|skip|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+    r"(?:[\w-]+\s+)?(?:rules|guidelines|instructions|policies|guardrails|restrictions|safety)\b"
+    r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:tests|review|checks|ci|approval"
+    r"|confirmation)\b"
+    r"|\b(?:append|add|send|upload|copy|print|include|write|post|paste|push|commit|share"
+    r"|email)\b[^.;\n]{0,60}?(?:\.ssh|authorized_keys|\.aws|\.env\b|credentials|secrets?\b"
+    r"|tokens?\b|api\s+keys?|passwords?)"
+    r"|\bpre-?approved\b|\bapprove\s+(?:this|the)\s+(?:pr|pull\s+request|change)"
+)
+# Tool-poisoning write-ups hide their orders in an <IMPORTANT> block of a tool's description.
+_IMPORTANT_BLOCK = re.compile(r"<IMPORTANT>[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
+
+
+def _clause_before(low: str, at: int) -> str:
+    head = low[max(0, at - 80) : at]
+    return re.split(r"[.;!?](?:\s|$)", head)[-1]
+
+
+def permission_grab(folded: str, low: str) -> tuple[int, str] | None:
+    """(column, detail) of a grab for the agent's permissions or a note to the model."""
+    if "IMPORTANT>" in folded:
+        block = _IMPORTANT_BLOCK.search(folded)
+        if block:
+            return block.start(), "instructions hidden in an <IMPORTANT> block"
+    switch = _SWITCH_OFF.search(low) if ("--" in low or "approv" in low or "yolo" in low
+                                           or "bypass" in low) else None
+    if switch and not _NEGATION.search(_clause_before(low, switch.start()) + switch.group()):
+        return switch.start(), "switches the agent's safety off"
+    claim = _PRE_APPROVED.search(low) if "approved" in low or "authori" in low else None
+    if claim and _SKIPS_CHECKS.search(low) and not _NEGATION.search(
+            _clause_before(low, claim.start())):
+        return claim.start(), "claims a prior approval"
+    if "ai" in low or "assistant" in low or "model" in low or "agent" in low or "llm" in low \
+            or "reviewer" in low or "copilot" in low or "claude" in low:
+        note = _TO_THE_MODEL.search(low)
+        if note:
+            rest = low[note.end() :]
+            ask = _ASKS.search(rest)
+            if ask and not _NEGATION.search(rest[: ask.end()]):
+                return note.start(), "instructions addressed to the model"
+    return None
