@@ -3,7 +3,7 @@ or any folder of memories, timed the way hosts run engram (the installed console
 subprocess), each figure also as a ratio to bare interpreter start-up measured in the same run.
 
     python bench/perf.py              # full run: both corpora at 1k, 10k, 100k
-    python bench/perf.py --quick      # both corpora at 1k and 10k, fewer runs (1-2 minutes)
+    python bench/perf.py --quick      # both corpora at 1k and 10k, fewer runs
     python bench/perf.py --corpora rulesets --sizes 10000 --runs 9
     python bench/perf.py --memories DIR   # a copy of any folder of memories
     python bench/perf.py --venv       # measure a regular `pip install .` in bench/.work/venv

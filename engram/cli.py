@@ -44,7 +44,7 @@ def _scope_options(func: F) -> F:
 
 
 def _request(**kwargs: Any) -> Any:
-    from engram.pipeline import Request
+    from engram.scopes import Request
 
     return Request(cwd=str(Path(current_dir())), **kwargs)
 
@@ -226,7 +226,7 @@ def hook(host: str) -> None:
 
 
 def _project_dir(workspace: str | None) -> Path:
-    from engram.pipeline import resolve
+    from engram.scopes import resolve
 
     context = resolve(_request(workspace=workspace, lenient_config=True))
     return context.workspace_dir or Path(current_dir())

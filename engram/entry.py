@@ -27,12 +27,12 @@ def _hook(host: str) -> int:
 def _load(query: str) -> int:
     """`engram load QUERY` without click (about 15 ms less on every call); the click command
     prints the same `pipeline.load_answer` for every other form."""
-    from engram import pipeline
+    from engram import pipeline, scopes
     from engram.errors import EngramError
     from engram.paths import current_dir
 
     try:
-        stdout, stderr = pipeline.load_answer(pipeline.Request(query=query, cwd=current_dir()))
+        stdout, stderr = pipeline.load_answer(scopes.Request(query=query, cwd=current_dir()))
     except EngramError as exc:
         stdout, stderr = "", exc.lines()
         code = 1

@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 from engram import layers as layering
 from engram.model import Problem
-from engram.pipeline import Request, Scopes, build_pack, resolve
+from engram.pipeline import build_pack
+from engram.scopes import Request, Scopes, resolve
 
 
 class GraphReport(NamedTuple):

@@ -46,8 +46,8 @@ if TYPE_CHECKING:  # the pipeline is imported on first use: error paths stay imp
     from engram.config import Config
     from engram.index import Head
     from engram.model import Pack
-    from engram.pipeline import Context, Request
     from engram.render import Rendered, RenderedParts
+    from engram.scopes import Context, Request
 
 # A prompt made only of these words is an acknowledgement: nothing in it to route on.
 ACK_WORDS = frozenset("""
@@ -163,7 +163,7 @@ def skip_reason(prompt: str, min_chars: int) -> str | None:
 
 def _dispatch(host: Host, event: HookEvent) -> tuple[_Outcome, Callable[[int], None]]:
     """Run the event's handler; returns its outcome and a function that logs it with a size."""
-    from engram.pipeline import Request, resolve
+    from engram.scopes import Request, resolve
 
     if not os.path.isdir(event.cwd):
         raise WorkspaceError(f"{event.cwd}: cwd: no such directory")

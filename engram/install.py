@@ -532,7 +532,7 @@ def format_result(result: InstallResult) -> str:
 
 def config_warnings(project_dir: Path) -> tuple[str, ...]:
     """The config keys the hooks set aside for this project (they run on the defaults)."""
-    from engram.pipeline import Request, resolve
+    from engram.scopes import Request, resolve
 
     return resolve(Request(cwd=str(project_dir), lenient_config=True)).config.warnings
 

@@ -16,7 +16,7 @@ from engram.graph import analyze
 from engram.model import WORKSPACE, Memory, Problem
 from engram.parse import MAX_FILE_BYTES
 from engram.paths import SCOPE_DIRNAME
-from engram.pipeline import Request, Scopes, allow_in_force, resolve
+from engram.scopes import Request, Scopes, allow_in_force, resolve
 from engram.stale import SourcesLock
 
 

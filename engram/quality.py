@@ -280,27 +280,27 @@ def run(cases_path: str | Path, memories: str | Path | None = None, limit: int |
 
 
 def _graph(project: Path) -> dict[str, tuple[str, ...]]:
-    from engram import pipeline
+    from engram import pipeline, scopes
 
-    memories = pipeline.visible_memories(pipeline.Request(
+    memories = pipeline.visible_memories(scopes.Request(
         cwd=str(project), workspace=str(project), use_global=False))
     return {m.id: m.depends_on for m in memories}
 
 
 def _run_engram(cases: list[Case], project: Path, limit: int | None,
                 verbose: bool, graph: Mapping[str, Sequence[str]]) -> QualityResult:
-    from engram import pipeline, report
+    from engram import pipeline, report, scopes
     from engram.render import estimate_tokens, render_pack
 
     results: list[CaseResult] = []
     resolved = limit
     count = 0
     for case in cases:
-        request = pipeline.Request(query=case.query, paths=case.paths, cwd=str(project),
+        request = scopes.Request(query=case.query, paths=case.paths, cwd=str(project),
                                    workspace=str(project), use_global=False, limit=limit,
                                    record_fetch=False)
         if resolved is None:
-            resolved = pipeline.resolve(request).config.load_limit
+            resolved = scopes.resolve(request).config.load_limit
         pack = pipeline.build_pack(request)
         members = [i.memory.id for i in pack.items if i.disclosure != "related"]
         bodies = [i.memory.id for i in pack.items if i.disclosure == "body"]
@@ -360,12 +360,12 @@ def baseline_document(memory: Memory, weights: dict[str, float]) -> list[str]:
 
 def _run_baseline(cases: list[Case], project: Path, limit: int,
                   graph: Mapping[str, Sequence[str]]) -> QualityResult:
-    from engram import pipeline, rank
+    from engram import pipeline, rank, scopes
     from engram.render import check_printable, estimate_tokens, render_pack
     from engram.tokenize import anchors
 
-    request = pipeline.Request(cwd=str(project), workspace=str(project), use_global=False)
-    weights = dict(pipeline.resolve(request).config.load_field_weights)
+    request = scopes.Request(cwd=str(project), workspace=str(project), use_global=False)
+    weights = dict(scopes.resolve(request).config.load_field_weights)
     memories = pipeline.visible_memories(request)
     corpus = [baseline_document(m, weights) for m in memories]
     root = project / SCOPE_DIRNAME

@@ -1,16 +1,30 @@
-"""BM25 over weighted fields, the path bonus and the lifecycle multipliers.
+"""Scoring: every candidate's BM25 over weighted fields, its exclusions (lifecycle, role,
+shadowing, the gate, the topic check, near-duplicates), the path bonus and the multipliers.
 
 Scores are computed in pure Python from the index's postings, so scoring touches only memories
 that share a term; `reference_bm25` runs rank_bm25 itself, and tests hold the two to agree.
+`score` is the entry point; route.py says which memories a task is about, this module how much.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import heapq
+import json
 import math
-from collections.abc import Mapping, Sequence
+import sqlite3
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from engram import route
 from engram.errors import EngramError
+from engram.index import FIELDS, Posting, Record, Restriction
+from engram.model import WORKSPACE as WORKSPACE_SCOPE
+from engram.model import Candidate
+from engram.scopes import Context, Scopes
+from engram.stale import SourcesLock
+from engram.tokenize import tokens
 
 if TYPE_CHECKING:
     from typing import Any
@@ -118,3 +132,413 @@ def plain_bm25_top(corpus: Sequence[Sequence[str]], query: Sequence[str], k: int
     scores = model.get_scores(list(query))
     ranked = sorted(range(len(corpus)), key=lambda i: (-float(scores[i]), i))
     return [i for i in ranked[:k] if float(scores[i]) > 0]
+
+
+# -- ranking the candidates of a request ---------------------------------------------------
+FETCH_FILE = "fetched.json"  # in the state folder: id -> the day `engram load --id` last fetched it
+FETCH_BOOST_DAYS = 30
+FINALIZE_BATCH = 64  # records decoded and multiplied at a time, best base score first
+
+
+class Scored:
+    """A candidate while it is ranked. `record` is loaded only for memories that can reach the
+    pack (or for every candidate when the caller asks for an explanation). Updated stage by
+    stage, so a plain (slotted: one per candidate) class rather than a record."""
+
+    __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
+                 "stale", "excluded", "detail", "group", "loose")
+
+    def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
+                 record: Record | None = None, group: str | None = None) -> None:
+        self.scope_rank = scope_rank
+        self.key = key
+        self.evidence = evidence
+        self.bm25 = bm25
+        self.record = record
+        self.group = group  # near-duplicate group, known without the record
+        self.multipliers: list[tuple[str, float]] = []
+        self.score = 0.0
+        self.stale = False
+        self.excluded: str | None = None
+        self.detail = ""
+        self.loose = False  # related, printed only as a card (`route.loose`)
+
+    @property
+    def rec(self) -> Record:
+        if self.record is None:
+            raise RuntimeError("candidate ranked without its record")
+        return self.record
+
+
+def fetch_history(ctx: Context) -> dict[str, str]:
+    if ctx.state_dir is None:
+        return {}
+    try:
+        data = json.loads((ctx.state_dir / FETCH_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # fetch history is a hint; a broken file only loses the boost
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _recently(day: str, today_iso: str, days: int) -> bool:
+    try:
+        delta = _dt.date.fromisoformat(today_iso) - _dt.date.fromisoformat(day)
+    except ValueError:
+        return False
+    return 0 <= delta.days <= days
+
+
+def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[str],
+          procedural: bool, gate: bool, path_only: bool,
+          need: int | None = None) -> list[Scored]:
+    """Every candidate with its evidence, BM25 and exclusion; ranked candidates first.
+
+    With `need`, only candidates that can still reach the top `need` related memories get their
+    record decoded and their multipliers applied (the rest stay unranked at the end, counted as
+    related but never shown): BM25, the gate, the topic check and lifecycle, role and duplicate
+    exclusions need no record, and no multiplier lifts a score by more than `_max_boost`.
+    """
+    weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
+    # Without an explanation to print, memories the gate is sure to exclude are only counted
+    # as never related; they are kept aside for a path trigger or the path bonus.
+    drop_weak = need is not None and gate and route.gate_drops_weak(len(anchors))
+    evidence: list[dict[int, route.Evidence]] = []
+    lengths: list[dict[int, float]] = []
+    weak: list[route.WeakHits] = []
+    doc_freq: Counter[str] = Counter()
+    doc_count = 0
+    weighted_total = 0.0
+    for n, index in enumerate(scopes.indexes):
+        ev: dict[int, route.Evidence] = {}
+        lens: dict[int, float] = {}
+        aside: route.WeakHits = {}
+        here = scopes.touched[n] if scopes.touched and touched else touched
+        corpus = index.corpus()
+        if anchors and not path_only:
+            postings = index.postings(anchors, weights)
+            negations = corpus.tokens.negative > 0
+            for term, rows in postings.items():
+                doc_freq[term] += route.doc_freq(rows, negations)
+            route.gather(postings, weights, ev, lens, aside if drop_weak else None)
+        if here:
+            set_aside: dict[int, tuple[str, Posting]] | None = None
+            for key, globs in index.path_rules():
+                if route.path_matches(globs, here):
+                    if key not in ev and aside:
+                        if set_aside is None:
+                            set_aside = route.weak_index(aside)
+                        found = set_aside.get(key)
+                        if found is not None:
+                            route.gather({found[0]: [found[1]]}, weights, ev, lens)
+                    ev.setdefault(key, route.Evidence()).path_match = True
+        evidence.append(ev)
+        lengths.append(lens)
+        weak.append(aside)
+        doc_count += corpus.doc_count
+        weighted_total += weighted_len(corpus.tokens, weights)
+    stats = CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
+    idfs = {term: idf(doc_count, df) for term, df in doc_freq.items()}
+    share = route.specific_share(route.content_words(anchors))
+    most = max(route.SPECIFIC_MIN, share * doc_count)
+
+    def specific(term: str) -> bool:
+        return 0 < doc_freq[term] <= most
+
+    scored: list[Scored] = []
+    for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
+                                                       strict=True)):
+        groups = index.dup_groups(ev)
+        restricted = index.restrictions()
+        shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
+        bm25 = bm25_scores({key: e.tf for key, e in ev.items()},
+                                defaultdict(float, lens), idfs, stats)
+        for key, e in ev.items():
+            single = e.body_only
+            e.common = single is not None and doc_freq[single] > 1
+            e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+            item = Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
+            scored.append(item)
+            _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
+    if anchors and not path_only:
+        _exclude_named_clauses(scopes, scored, anchors)
+    if gate and anchors and not path_only and route.judges_topic(
+            anchors, lambda t: doc_freq[t] > 0):
+        _exclude_off_topic(scopes, scored, anchors, specific)
+    top_bm25 = max((s.bm25 for s in scored), default=0.0)
+    for aside in weak:
+        top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
+    bonus = top_bm25 if top_bm25 > 0 else 1.0
+    fetched = fetch_history(ctx)
+    base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
+    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    # Which related memories print only as cards: judged on the few that can be shown, and
+    # never the best match, which is the pack's answer however thin its evidence.
+    related = [s for s in ranked if s.excluded is None]
+    for item in related[1:]:
+        item.loose = route.loose(item.evidence, specific)
+    if related:
+        related[0].loose = related[0].evidence.weak
+    ranked_ids = {id(s) for s in ranked}
+    # Unranked candidates are only counted (never shown), so their order does not matter.
+    return ranked + [s for s in scored if id(s) not in ranked_ids]
+
+
+def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, ...],
+                    idfs: dict[str, float], stats: CorpusStats) -> float:
+    """The best BM25 among memories set aside with one weak hit (the path bonus counts every
+    candidate), computed only for anchors whose IDF bound could beat `floor`."""
+    bound = {term: idfs[term] * (K1 + 1.0) for term in idfs}
+    tfs: dict[int, dict[str, float]] = {}
+    lens: dict[int, float] = {}
+    for term, rows in aside.items():
+        if bound[term] > floor:
+            for posting in rows:
+                tfs[posting.key] = {term: route.weighted_tf(posting.counts, weights)}
+                lens[posting.key] = posting.length
+    scores = bm25_scores(tfs, lens, idfs, stats)
+    return max(scores.values(), default=0.0)
+
+
+def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence]) -> set[int]:
+    """Keys of an outer layer's or the global scope's candidates whose id a nearer scope has."""
+    ids = scopes.indexes[scope_rank].ids_of(ev)
+    present: set[str] = set()
+    for nearer in scopes.indexes[:scope_rank]:
+        present |= set(nearer.present_ids(ids.values()))
+    return {key for key, mid in ids.items() if mid in present}
+
+
+def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
+             gate: bool, anchor_count: int) -> None:
+    e = item.evidence
+    # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
+    # can fail before the gate: testing that first keeps the common case to one check.
+    if memory is not None or shadowed or e.negated or not e.tf:
+        reason = _visibility_exclusion(e, ctx, memory, shadowed)
+        if reason is not None:
+            item.excluded, item.detail = reason
+            return
+    if gate and not route.passes_gate(anchor_count, e):
+        item.excluded, item.detail = "gate", "one weak match for a long query"
+
+
+def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
+                          shadowed: bool) -> tuple[str, str] | None:
+    """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
+    the candidate out, in that order; None otherwise."""
+    lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
+    if shadowed:
+        return "shadowed", "workspace memory has this id"
+    if lifecycle is not None:
+        return "lifecycle", lifecycle
+    if memory is not None and not route.role_visible(memory, ctx.role):
+        return "role", "roles " + ",".join(memory.roles)
+    if not e.tf and not e.path_match:
+        return "negated", "matched only its own exclusion clause"
+    if route.is_negated(e):
+        return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
+    return None
+
+
+def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
+    """The largest product of multipliers any memory of the scope can get for this query."""
+    boost = WORKSPACE[1] if scope == WORKSPACE_SCOPE else 1.0
+    if fetched:
+        boost *= FETCHED[1]
+    if procedural:
+        boost *= PROCEDURAL_SKILL[1]
+    return boost
+
+
+def _named(evidence: route.Evidence) -> float:
+    """The `named` factor: strong evidence (an id or tag hit, or a touched file) gets it, and
+    the `exact` factor on top for a touched file or an id or tag word few memories hold."""
+    named = NAMED[1] if evidence.strong or evidence.path_match else 1.0
+    return named * EXACT[1] if _exact(evidence) else named
+
+
+def _exact(evidence: route.Evidence) -> bool:
+    return evidence.path_match or evidence.rare_name
+
+
+def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
+              need: int | None, procedural: bool, fetched: dict[str, str]) -> list[Scored]:
+    """Decode records and apply multipliers, best base score first, until no candidate left
+    could enter the top `need` related (every candidate when need is None); returns them ranked.
+    """
+    lock = ctx.sources_lock
+    done: list[Scored] = []
+
+    def rank_batch(batch: list[Scored]) -> None:
+        _load_records(scopes, batch)
+        for item in batch:
+            _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
+        done.extend(batch)
+
+    if need is None:
+        rank_batch([s for s in scored if s.record is None])
+    else:
+        # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
+        # near-duplicate group are ranked like the rest and counted once per group: a member
+        # left unranked scores below the top `need`, so it cannot displace its group's
+        # member there (and the group stays resolved to its best member where it matters).
+        # The `named` factor needs no record, so it is in the key, not in every bound.
+        heap = [(-base[id(s)] * _named(s.evidence), s.scope_rank, s.key, n)
+                for n, s in enumerate(scored) if s.record is None and s.excluded is None]
+        heapq.heapify(heap)
+        boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
+        while heap:
+            live = _one_per_group(done)
+            top_base, top_scope = -heap[0][0], heap[0][1]
+            if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
+                break
+            count = min(FINALIZE_BATCH, len(heap))
+            rank_batch([scored[heapq.heappop(heap)[3]] for _ in range(count)])
+    done.sort(key=lambda s: order_key(s.score, s.scope_rank, s.rec.memory.id,
+                                           s.evidence.path_match))
+    _mark_duplicates(done)
+    _mark_unranked_duplicates(scored)
+    return done
+
+
+def _one_per_group(done: list[Scored]) -> list[float]:
+    """Scores of the ranked, not excluded candidates, best first, a group's best only."""
+    best: dict[tuple[int, str], float] = {}
+    scores: list[float] = []
+    for s in done:
+        if s.excluded is not None:
+            continue
+        if s.group is None:
+            scores.append(s.score)
+        elif best.get((s.scope_rank, s.group), -1.0) < s.score:
+            best[s.scope_rank, s.group] = s.score
+    return sorted([*scores, *best.values()], reverse=True)
+
+
+def _mark_unranked_duplicates(scored: list[Scored]) -> None:
+    """Unranked members of a group that already has a member: excluded as duplicates, so the
+    count of related memories is what full ranking gives (one per group). Which member is
+    kept only matters among the ranked ones, and those come first in `scored`'s ranked part."""
+    kept = {(s.scope_rank, s.group) for s in scored
+            if s.record is not None and s.excluded is None and s.group is not None}
+    for item in scored:
+        if item.record is None and item.excluded is None and item.group is not None:
+            slot = (item.scope_rank, item.group)
+            if slot in kept:
+                item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"
+            else:
+                kept.add(slot)
+
+
+def _load_records(scopes: Scopes, items: list[Scored]) -> None:
+    for scope_rank, index in enumerate(scopes.indexes):
+        keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None]
+        if keys:
+            records = index.records(keys)
+            if len(records) < len(set(keys)):
+                # A posting names a memory the index does not hold: the cache disagrees with
+                # itself, and the read path rebuilds it (`_rebuilds_corrupt_index`).
+                raise sqlite3.DatabaseError("index postings name a missing memory")
+            for item in items:
+                if item.scope_rank == scope_rank and item.record is None:
+                    item.record = records[item.key]
+
+
+def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
+              fetched: dict[str, str], lock: SourcesLock) -> None:
+    memory = item.rec.memory
+    item.stale = lock.is_stale(memory)
+    factors: list[tuple[str, float]] = []
+    if route.review_due(memory, ctx.today):
+        factors.append(REVIEW_DUE)
+    if item.stale:
+        factors.append(STALE)
+    if memory.confidence in CONFIDENCE:
+        factors.append(CONFIDENCE[memory.confidence])
+    if memory.scope == WORKSPACE_SCOPE:
+        factors.append(WORKSPACE)
+    if memory.id in fetched and _recently(fetched[memory.id], ctx.today, FETCH_BOOST_DAYS):
+        factors.append(FETCHED)
+    if procedural and memory.type == "skill":
+        factors.append(PROCEDURAL_SKILL)
+    if _named(item.evidence) > 1.0:
+        factors.append(NAMED)
+    if _exact(item.evidence):
+        factors.append(EXACT)
+    item.multipliers = factors
+    item.score = apply_multipliers(base, factors)
+
+
+def _exclude_named_clauses(scopes: Scopes, scored: list[Scored],
+                           anchors: tuple[str, ...]) -> None:
+    """Exclude memories whose own exclusion clause the query describes (not a touched file's:
+    the path says the memory applies). Only memories the query meets inside a clause are read."""
+    touched = [s for s in scored if s.excluded is None and s.evidence.negated
+               and not s.evidence.path_match]
+    _load_records(scopes, touched)
+    for item in touched:
+        clause = route.names_an_exclusion(item.rec.memory.negations, anchors)
+        if clause is not None:
+            item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
+
+
+def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
+                       specific: Callable[[str], bool]) -> None:
+    """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
+    only path matches and the memories it names by their id, a tag or a trigger phrase may
+    still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
+    evidence that a memory is about the task, never the share of its words they contain."""
+    live = [s for s in scored if s.excluded is None]
+    words = route.content_words(query)
+    if any(route.on_topic(s.evidence, specific, words) for s in live):
+        return
+    named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
+                                    for f in fs)]
+    _load_records(scopes, named)
+    exempt = {id(s) for s in named if route.names_itself(s.rec.memory, query, specific)}
+    for item in live:
+        if id(item) not in exempt:
+            item.excluded = "off-topic"
+            item.detail = ("the query names what no memory holds, and no memory has specific "
+                           "evidence for it")
+
+
+def _mark_duplicates(scored: list[Scored]) -> None:
+    """At most one member of a near-duplicate group: the best ranked one stays related."""
+    kept: dict[tuple[int, str], str] = {}
+    for item in scored:
+        group = item.group
+        if item.excluded or group is None:
+            continue
+        slot = (item.scope_rank, group)
+        if slot in kept:
+            item.excluded, item.detail = "duplicate", f"near-duplicate of {kept[slot]}"
+        else:
+            kept[slot] = item.rec.memory.id
+
+
+def candidate(item: Scored, rank_no: int = 0, reason: str | None = None,
+               layer: str | None = None) -> Candidate:
+    ev = item.evidence
+    matched = tuple(sorted((f, t) for t, fs in ev.fields.items() for f in fs))
+    return Candidate(
+        memory=item.rec.memory, bm25=item.bm25,
+        multipliers=tuple(item.multipliers), score=item.score,
+        matched=matched, path_match=ev.path_match, anchors_matched=ev.anchors_matched,
+        strong_match=ev.strong, stale=item.stale, excluded=reason or item.excluded,
+        excluded_detail=item.detail, rank=rank_no, layer=layer)
+
+
+def narrowing_tags(related: list[Scored], query: str) -> tuple[str, ...]:
+    query_stems = set(tokens(query))
+    counts: Counter[str] = Counter()
+    tag_stems: dict[str, set[str]] = {}  # a few hundred tags recur across thousands of memories
+    for item in related:
+        for tag in item.rec.memory.tags:
+            stems = tag_stems.get(tag)
+            if stems is None:
+                stems = tag_stems[tag] = set(tokens(tag))
+            if not stems & query_stems:
+                counts[tag] += 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return tuple(tag for tag, n in ranked if n >= 1)[:5]

@@ -161,8 +161,9 @@ def hosts_in_use(project: Path, named: Sequence[str] = ()) -> tuple[str, ...]:
 def _plan(cwd: str, workspace: str | None, hosts: Sequence[str] | None,
           sections: bool = True) -> tuple[_Plan, tuple[str, ...]]:
     from engram.model import WORKSPACE
-    from engram.pipeline import Request, build_pack, resolve, session_start, visible_memories
+    from engram.pipeline import build_pack, session_start, visible_memories
     from engram.render import body_block
+    from engram.scopes import Request, resolve
 
     # The workspace's own memories only: an outer layer's applies_to is relative to its folder,
     # and its own `hooks sync` (run there) writes its rule files.

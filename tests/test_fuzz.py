@@ -28,7 +28,8 @@ from engram.cli import cli
 from engram.hook import run_hook
 from engram.hosts import HOSTS
 from engram.parse import KNOWN_KEYS, parse_memory
-from engram.pipeline import Request, load
+from engram.pipeline import load
+from engram.scopes import Request
 from tests.conftest import write_memory
 from tests.reliability_log import record
 

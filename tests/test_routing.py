@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import body_ids, card_ids, dev_set, dry, load, mem, ok, printed_ids, put, run
 
-from engram import pipeline
+from engram import pipeline, scopes
 from engram.discover import expand_braces
 from engram.index import FIELDS, field_texts
 from engram.parse import negation_clauses, parse_memory
@@ -376,7 +376,7 @@ def weighted_document(text: str) -> list[str]:
 
 
 def engram_bm25(project: Path, query: str) -> dict[str, float]:
-    hits = pipeline.search(pipeline.Request(query=query, cwd=str(project),
+    hits = pipeline.search(scopes.Request(query=query, cwd=str(project),
                                             workspace=str(project), use_global=False))
     return {h.memory.id: h.bm25 for h in hits}
 

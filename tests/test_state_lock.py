@@ -13,7 +13,7 @@ from pathlib import Path
 from test_hook_support import context_of, fire, make_workspace, payload
 
 from engram import hooklog
-from engram.pipeline import Request, resolve
+from engram.scopes import Request, resolve
 from engram.state import session_file
 
 HOLD = """

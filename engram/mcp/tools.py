@@ -17,8 +17,8 @@ from engram.errors import EngramError
 from engram.hook import omissions, record_delivery
 from engram.mcp.watch import IndexPool
 from engram.model import GLOBAL
-from engram.pipeline import Context, Request, resolve
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
+from engram.scopes import Context, Request, resolve
 from engram.state import SessionState, locked_session
 
 if TYPE_CHECKING:

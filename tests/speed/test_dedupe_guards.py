@@ -178,10 +178,11 @@ def test_groups_resolve_the_same_when_load_ranks_only_what_can_matter(
         workspace: Path, monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
     """Families of near-duplicates with different tags and confidences: the pack and the
     count of related memories (one per group) equal full ranking's."""
-    from engram import pipeline
-    from engram.pipeline import Request, build_pack
+    from engram import rank
+    from engram.pipeline import build_pack
+    from engram.scopes import Request
 
-    monkeypatch.setattr(pipeline, "FINALIZE_BATCH", 1)
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 1)
     rng = random.Random(limit)
     root = workspace / ".engram"
     topics = "deploy cache retry webhook schema token queue backup".split()

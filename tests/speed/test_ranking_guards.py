@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
-from engram import pipeline
-from engram.pipeline import Request, build_pack
+from engram import rank
+from engram.pipeline import build_pack
+from engram.scopes import Request
 
 WORDS = ("deploy release migrate cache retry queue webhook payment invoice tenant schema index "
          "lint format test fixture mock token auth session cookie header route handler worker "
@@ -58,7 +59,7 @@ def shape(request: Request) -> tuple[object, ...]:
 def test_fast_ranking_matches_full_ranking(workspace: Path, query: str, limit: int,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # One record per batch, so the stopping bound (not the batch size) decides what is ranked.
-    monkeypatch.setattr(pipeline, "FINALIZE_BATCH", 1)
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 1)
     make_corpus(workspace / ".engram", 400, seed=7)
     fast = Request(query=query, cwd=str(workspace), limit=limit, record_fetch=False)
     full = Request(query=query, cwd=str(workspace), limit=limit, record_fetch=False,
@@ -75,7 +76,7 @@ def test_long_queries_with_path_triggers_match_full_ranking(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Long queries let load set aside one-hit memories the gate excludes; a path trigger on
     # one of them must still route it with its text score.
-    monkeypatch.setattr(pipeline, "FINALIZE_BATCH", 1)
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 1)
     make_corpus(workspace / ".engram", 400, seed=11)
     for explain in (False, True):
         request = Request(query=query, cwd=str(workspace), paths=paths, limit=5,
