@@ -1,6 +1,8 @@
 """The click commands: parse options, call one library function, print its result.
 
 No logic lives here; every command has a typed function behind it that tests call directly.
+Each command imports its module inside its function, on purpose: `engram load --path ...` and
+`engram hook` run on every prompt and must not pay for install, sync, import, graph or mcp.
 """
 
 from __future__ import annotations

@@ -225,7 +225,7 @@ class IgnoreRules:
         except OSError:
             return
         if any(line.strip() and not line.lstrip().startswith("#") for line in lines):
-            import pathspec
+            import pathspec  # only for an ignore file with patterns in it
 
             self._spec = pathspec.PathSpec.from_lines("gitignore", lines)
 
@@ -240,7 +240,7 @@ def compile_globs(globs: Iterable[str]) -> list[tuple[str, bool]]:
     Braces are expanded first (`**/*.{ts,tsx}`): Cursor globs and VS Code `applyTo` use them,
     gitignore syntax has none, and unexpanded they would match no real file.
     """
-    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern  # at index time only
 
     compiled: list[tuple[str, bool]] = []
     for glob in globs:

@@ -292,7 +292,7 @@ def _managed_keys(run: _Run) -> set[str]:
     """The memories the host's own instruction file holds (the managed section `engram hooks
     sync` writes): the host loads that file itself, so they count as delivered; sending them
     too would put each body in the context twice."""
-    from engram.managed import keys_in
+    from engram.managed import keys_in  # session starts only
 
     return keys_in(run.project, run.host.name) if run.project is not None else set()
 

@@ -130,7 +130,7 @@ def entries_for(cwd: str = ".", *, session: str | None = None, limit: int | None
                 workspace: str | None = None) -> list[LogEntry]:
     """`engram hooks log`: the last `limit` calls, newest first, of the workspace around `cwd`
     (or `workspace`; global state without one)."""
-    from engram.scopes import Request, resolve
+    from engram.scopes import Request, resolve  # every hook imports this module; this, rarely
 
     state_dir = resolve(Request(cwd=cwd, workspace=workspace, lenient_config=True)).state_dir
     if state_dir is None:

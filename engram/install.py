@@ -10,6 +10,7 @@ import json
 import os
 import shlex
 import shutil
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -19,6 +20,7 @@ from engram.fsutil import atomic_write
 from engram.hosts import HOSTS, get_host
 from engram.hosts.base import Host
 from engram.jsonedit import JsonStyle, rewrite
+from engram.scopes import Request, resolve
 
 PROJECT = "project"
 GLOBAL = "global"
@@ -288,6 +290,7 @@ def install(host_name: str, *, project_dir: Path, global_: bool = False,
 
 
 def _sync_note(project_dir: Path, host_name: str) -> list[str]:
+    # sync imports this module: at the top this would be an import cycle
     from engram.sync import sync_rules
 
     try:
@@ -320,6 +323,7 @@ def uninstall(host_name: str, *, project_dir: Path, global_: bool = False,
 def remove_rule_files(project_dir: Path, host_name: str) -> list[Path]:
     """Delete the host's rule files that carry engram's marker (a user's own files stay), then
     the folder if that leaves it empty: it is engram's own (`.../rules/engram/`)."""
+    # sync imports this module: at the top this would be an import cycle
     from engram.sync import rule_key
 
     host = get_host(host_name)
@@ -454,7 +458,6 @@ def _codex_trust(path: Path, hooks: dict[str, Any], project_dir: Path, home: Pat
 
     Codex checks a recorded hook's hash against the current entry; the hash is Codex's own, so a
     recorded trust is taken as given (re-installing the same command keeps it valid)."""
-    import tomllib
 
     toml_path = codex_home(home) / "config.toml"
     try:
@@ -512,6 +515,7 @@ def _trusted_key(state: dict[str, Any], keys: list[str]) -> bool:
 
 
 def _native_problems(project_dir: Path, name: str) -> list[str]:
+    # sync imports this module: at the top this would be an import cycle
     from engram.sync import sync_rules
 
     try:
@@ -532,7 +536,6 @@ def format_result(result: InstallResult) -> str:
 
 def config_warnings(project_dir: Path) -> tuple[str, ...]:
     """The config keys the hooks set aside for this project (they run on the defaults)."""
-    from engram.scopes import Request, resolve
 
     return resolve(Request(cwd=str(project_dir), lenient_config=True)).config.warnings
 

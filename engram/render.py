@@ -214,7 +214,7 @@ def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | No
     if sha256(raw).hexdigest() != memory.sha256:
         return Printable("changed")
     if stored is None:
-        from engram.safety.verdicts import judge
+        from engram.safety.verdicts import judge  # the scan's rules load only when needed
 
         stored = judge(raw, memory)
     text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")

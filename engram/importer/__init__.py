@@ -9,10 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from engram.discover import walk
 from engram.fsutil import atomic_write
 from engram.importer import find, plan
 from engram.importer.model import Draft, Unmapped
 from engram.importer.readers import Reader
+from engram.parse import parse_memory
+from engram.stale import SourcesLock
 
 __all__ = ["ImportReport", "format_report", "run"]
 
@@ -79,8 +82,6 @@ def _order(item: Unmapped) -> tuple[str, int, str]:
 
 def _existing(project: Path) -> tuple[set[str], set[str]]:
     """(import's own files, ids of every other memory in the workspace)."""
-    from engram.discover import walk
-    from engram.parse import parse_memory
 
     root = project / ".engram"
     ours: set[str] = set()
@@ -104,7 +105,6 @@ def _existing(project: Path) -> tuple[set[str], set[str]]:
 
 
 def _validate(steps: list[plan.Step]) -> list[str]:
-    from engram.parse import parse_memory
 
     problems: list[str] = []
     for step in steps:
@@ -115,8 +115,6 @@ def _validate(steps: list[plan.Step]) -> list[str]:
 
 
 def _apply(project: Path, steps: list[plan.Step]) -> list[str]:
-    from engram.parse import parse_memory
-    from engram.stale import SourcesLock
 
     written = []
     for step in steps:

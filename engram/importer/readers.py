@@ -13,6 +13,8 @@ from typing import Any
 
 from engram.importer import markdown, thirdparty
 from engram.importer.model import Draft, Unmapped
+from engram.managed import BEGIN as MANAGED_BEGIN
+from engram.managed import END as MANAGED_END
 
 MAX_IMPORT_DEPTH = 5  # Claude Code follows `@` imports five hops deep; so does import
 MAX_SOURCE_BYTES = 1024 * 1024
@@ -300,8 +302,6 @@ class Reader:
 
 def strip_managed(text: str) -> str:
     """The text without engram's own managed section (it is generated from `.engram/`)."""
-    from engram.managed import BEGIN as MANAGED_BEGIN
-    from engram.managed import END as MANAGED_END
 
     start = text.find(MANAGED_BEGIN)
     end = text.find(MANAGED_END, start + 1) if start >= 0 else -1

@@ -13,10 +13,11 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from engram import pipeline, report
 from engram.errors import EngramError
 from engram.hook import omissions, record_delivery
 from engram.mcp.watch import IndexPool
-from engram.model import GLOBAL
+from engram.model import GLOBAL, PackItem
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
 from engram.scopes import Context, Request, resolve
 from engram.state import SessionState, locked_session
@@ -163,7 +164,6 @@ class Service:
         return Request(query=task, paths=paths, cwd=self.cwd, **extra)
 
     def _load(self, args: Mapping[str, Any]) -> Answer:
-        from engram import pipeline, report
 
         request = self._task_request("load", args)
         ctx = self._context(request)
@@ -182,7 +182,6 @@ class Service:
         return Answer(text, tuple(report.stderr_lines(pack)))
 
     def _fetch(self, args: Mapping[str, Any]) -> Answer:
-        from engram import pipeline, report
 
         ids = _strings("fetch", args, "ids")
         if not ids:
@@ -195,7 +194,6 @@ class Service:
         return Answer(report.load_output(pack, rendered), tuple(report.stderr_lines(pack)))
 
     def _search(self, args: Mapping[str, Any]) -> Answer:
-        from engram import pipeline, report
 
         query = _text("search", args, "query")
         request = Request(query=query, cwd=self.cwd)
@@ -204,7 +202,6 @@ class Service:
         return Answer(report.search_text(hits), notes)
 
     def _explain(self, args: Mapping[str, Any]) -> Answer:
-        from engram import pipeline
 
         request = self._task_request("explain", args, record_fetch=False, explain=True)
         text, notes = pipeline.load_answer(request, "dry-run", self._context(request))
@@ -213,8 +210,6 @@ class Service:
     # -- resources -------------------------------------------------------------------------
     def resources(self, cursor: str | None = None) -> tuple[list[MemoryResource], str | None]:
         """One page of memories (every one routing could show), and the next page's cursor."""
-        from engram import pipeline
-        from engram.model import PackItem
 
         start = _cursor(cursor)
         request = Request(cwd=self.cwd)
@@ -228,7 +223,6 @@ class Service:
 
     def read(self, uri: str) -> str:
         """A memory's text as a pack shows it, after the hash check and the safety scan."""
-        from engram import pipeline
 
         if not uri.startswith(URI_PREFIX) or not uri[len(URI_PREFIX):]:
             raise ToolError(f"{uri}: not an engram memory (expected {URI_PREFIX}<id>)")
