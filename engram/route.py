@@ -24,8 +24,8 @@ GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
 SPECIFIC_SHARE = 1 / 6
-# In a small workspace a word two memories share still picks out a topic: one in six of a
-# dozen memories, and never fewer.
+# In a small workspace a word two memories share still picks out a topic (one in six of a
+# dozen memories), unless they are a third of the workspace; one memory always does.
 SPECIFIC_MIN = 2
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
@@ -84,6 +84,12 @@ def _strong(counts: FieldCounts) -> bool:
     return bool(counts.id or counts.tags)  # STRONG_FIELDS
 
 
+def _named_in(counts: FieldCounts) -> bool:
+    """Met in the memory's id, tags or trigger phrases (NAMING_FIELDS): a single trigger hit
+    may pass the gate when its word is specific (`passes_gate`), so it is not set aside."""
+    return bool(counts.id or counts.tags or counts.triggers)
+
+
 def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
            weak: WeakHits | None = None) -> None:
@@ -131,8 +137,8 @@ def _set_aside(postings: Mapping[str, list[Posting]], weak: WeakHits
     several = {key for key, n in hits.items() if n > 1}
     kept: dict[str, list[Posting]] = {}
     for term, rows in postings.items():
-        kept[term] = [p for p in rows if _strong(p.counts) or p.key in several]
-        weak[term] = [p for p in rows if not _strong(p.counts) and p.key not in several]
+        kept[term] = [p for p in rows if _named_in(p.counts) or p.key in several]
+        weak[term] = [p for p in rows if not _named_in(p.counts) and p.key not in several]
     return kept
 
 
@@ -153,10 +159,17 @@ def gate_drops_weak(anchor_count: int) -> bool:
     return anchor_count >= GATE_MIN_ANCHORS
 
 
-def passes_gate(anchor_count: int, ev: Evidence) -> bool:
+def passes_gate(anchor_count: int, ev: Evidence, specific: Callable[[str], bool]) -> bool:
+    """From GATE_MIN_ANCHORS anchors on, a memory needs two of them, an id or tag hit, a touched
+    file, or its one anchor specific and in one of its trigger phrases, the author's words for
+    the task ("admin" in the permissions rule's "restrict this to admins", for "only admins
+    should void an invoice"), in a query short enough for one word to be its subject."""
     if not gate_drops_weak(anchor_count):
         return ev.anchors_matched >= 1 or ev.path_match
-    return ev.anchors_matched >= 2 or ev.strong or ev.path_match
+    if ev.anchors_matched >= 2 or ev.strong or ev.path_match:
+        return True
+    return anchor_count <= NAME_MAX_WORDS and any(
+        "triggers" in fields and specific(term) for term, fields in ev.fields.items())
 
 
 def is_negated(ev: Evidence) -> bool:
@@ -251,6 +264,13 @@ def specific_share(words: int) -> float:
     memories by chance, so the share falls with its length, keeping the expected number of
     chance hits per memory the same (in a small workspace, see SPECIFIC_MIN)."""
     return SPECIFIC_SHARE * min(1.0, NAME_MAX_WORDS / words) if words else SPECIFIC_SHARE
+
+
+def specific_most(words: int, doc_count: int) -> float:
+    """How many memories at most may hold a word for it to be specific (`specific_share`, with
+    the small-workspace floor of SPECIFIC_MIN)."""
+    floor = max(1.0, min(SPECIFIC_MIN, doc_count / 3))
+    return max(floor, specific_share(words) * doc_count)
 
 
 def content_words(query: Sequence[str]) -> int:

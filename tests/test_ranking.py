@@ -322,16 +322,17 @@ def test_stale_after_verify_and_a_source_edit(workspace: Path) -> None:
 
 
 def test_fetched_boost_after_load_id(workspace: Path) -> None:
+    # "deploy" is in both memories: a common word, so no `exact`
     workspace_with(workspace, mem("deploy-a", tags=["deploy"], confidence="high"),
                    mem("deploy-b", tags=["deploy"], confidence="high"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1", "named1.25", "exact1.25"]
+    assert factors(rows, "deploy-b") == ["ws1.1", "named1.25"]
     assert rows["deploy-a"]["#"] == "1"
     ok(load(workspace, "--dry-run", "--id", "deploy-b"))  # a dry run records nothing
-    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1", "named1.25", "exact1.25"]
+    assert factors(dry(workspace, "deploy")[1], "deploy-b") == ["ws1.1", "named1.25"]
     ok(load(workspace, "--id", "deploy-b"))
     _, rows = dry(workspace, "deploy")
-    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05", "named1.25", "exact1.25"]
+    assert factors(rows, "deploy-b") == ["ws1.1", "fetched1.05", "named1.25"]
     assert rows["deploy-b"]["#"] == "1"  # the boost breaks the tie
 
 

@@ -322,6 +322,23 @@ def test_a_memory_named_by_a_rare_word_outranks_many_chance_words(tmp_path: Path
     assert "exact1.25" in rows["drf-endpoint"]["multipliers"]
 
 
+@pytest.mark.parametrize("query", [
+    "only admins should be able to void an invoice",
+    "only admins should be allowed to archive old coupons",
+])
+def test_one_specific_word_in_a_trigger_passes_the_gate(tmp_path: Path, query: str) -> None:
+    # "admin" is in few memories and in the permissions rule's trigger "restrict this to
+    # admins": one such word says what the task is about, though the query has four anchors.
+    project = own_project(tmp_path)
+    assert "permissions-rbac" in pack_ids(project, query)
+
+
+def test_one_common_word_in_a_trigger_does_not_pass_the_gate(tmp_path: Path) -> None:
+    # "add" is in most memories, and in many triggers: it says nothing about the task.
+    _, rows = dry(own_project(tmp_path), "add the invoice footer wording from legal")
+    assert rows["pytest-conventions"]["status"] == "excluded: gate"
+
+
 # -- path triggers with braces -----------------------------------------------------------------
 def test_brace_globs_match_each_alternative(workspace: Path) -> None:
     put(workspace / ".engram", "r.md", mem("frontend", applies_to=["src/**/*.{ts,tsx}"]))
