@@ -238,8 +238,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
         weighted_total += weighted_len(corpus.tokens, weights)
     stats = CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
     idfs = {term: idf(doc_count, df) for term, df in doc_freq.items()}
-    share = route.specific_share(route.content_words(anchors))
-    most = max(route.SPECIFIC_MIN, share * doc_count)
+    most = route.specific_most(route.content_words(anchors), doc_count)
 
     def specific(term: str) -> bool:
         return 0 < doc_freq[term] <= most
@@ -258,7 +257,8 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
             e.rare_name = e.strong and route.named_by_rare_word(e, specific)
             item = Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
             scored.append(item)
-            _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors))
+            _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
+                     specific)
     if anchors and not path_only:
         _exclude_named_clauses(scopes, scored, anchors)
     if gate and anchors and not path_only and route.judges_topic(
@@ -309,7 +309,7 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
-             gate: bool, anchor_count: int) -> None:
+             gate: bool, anchor_count: int, specific: Callable[[str], bool]) -> None:
     e = item.evidence
     # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
     # can fail before the gate: testing that first keeps the common case to one check.
@@ -318,7 +318,7 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
         if reason is not None:
             item.excluded, item.detail = reason
             return
-    if gate and not route.passes_gate(anchor_count, e):
+    if gate and not route.passes_gate(anchor_count, e, specific):
         item.excluded, item.detail = "gate", "one weak match for a long query"
 
 
