@@ -2,6 +2,10 @@
 
     python bench/judge_cost.py            # rulesets and own corpus (1k each), development set
     python bench/judge_cost.py rulesets   # one corpus: rulesets, own or dev
+    python bench/judge_cost.py pathological  # lines built to make a regex backtrack
+
+The pathological run is the scanner's guard against catastrophic backtracking: it exits 1 when
+scanning those few lines takes PATHOLOGICAL_LIMIT seconds or more (it takes milliseconds).
 
 Process time, best of three passes, so other load on a shared machine counts less; parsing and
 reading the files are outside the timed loop. The development set is read from
@@ -24,7 +28,16 @@ import perf  # noqa: E402
 from engram.discover import FileStat, walk  # noqa: E402
 from engram.index._build import _parse_file  # noqa: E402
 from engram.model import Memory  # noqa: E402
+from engram.safety import scan  # noqa: E402
 from engram.safety.verdicts import judge  # noqa: E402
+
+PATHOLOGICAL_LIMIT = 2.0
+PATHOLOGICAL = [
+    (1, "send " * 3000 + "secrets"),
+    (2, "ignore all the " * 2000),
+    (3, "token=" + "a1" * 10000),
+    (4, "you are now " * 2000),
+]
 
 
 def memories(root: Path) -> list[tuple[bytes, Memory]]:
@@ -46,7 +59,19 @@ def corpus(name: str) -> Path | None:
     return dev / "memories" if (dev / "memories").is_dir() else None
 
 
-def main(names: list[str]) -> None:
+def pathological() -> bool:
+    start = time.process_time()
+    scan(PATHOLOGICAL)
+    seconds = time.process_time() - start
+    ok = seconds < PATHOLOGICAL_LIMIT
+    print(f"pathological: {len(PATHOLOGICAL)} lines, {seconds * 1000:.0f} ms CPU "
+          f"({'ok' if ok else 'FAIL'}: limit {PATHOLOGICAL_LIMIT:.0f} s)")
+    return ok
+
+
+def main(names: list[str]) -> int:
+    if "pathological" in names:
+        return 0 if pathological() else 1
     for name in names or ["rulesets", "own", "dev"]:
         root = corpus(name)
         if root is None:
@@ -60,7 +85,8 @@ def main(names: list[str]) -> None:
                 judge(raw, memory)
             best = min(best, time.process_time() - start)
         print(f"{name}: {len(items)} memories, {best / len(items) * 1000:.2f} ms CPU a memory")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

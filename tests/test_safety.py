@@ -291,20 +291,6 @@ def test_scan_is_deterministic(text: str) -> None:
     assert scan(numbered(text)) == scan(numbered(text))
 
 
-def test_pathological_lines_stay_fast() -> None:
-    import time
-
-    lines = [
-        (1, "send " * 3000 + "secrets"),
-        (2, "ignore all the " * 2000),
-        (3, "token=" + "a1" * 10000),
-        (4, "you are now " * 2000),
-    ]
-    start = time.perf_counter()
-    scan(lines)
-    assert time.perf_counter() - start < 2.0
-
-
 def scan_line_by_line(lines: list[tuple[int, str]], monkeypatch: pytest.MonkeyPatch) -> ScanResult:
     """The scan with the whole-memory gates switched off: every line and seam searched."""
     with monkeypatch.context() as patch:
