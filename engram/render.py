@@ -72,18 +72,16 @@ def body_block(item: PackItem) -> str:
 
 
 def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
-             also_fetch: Sequence[str] = (),
-             texts: dict[tuple[str, str], str] | None = None) -> tuple[str, list[str]]:
+             also_fetch: Sequence[str], texts: dict[tuple[str, str], str]
+             ) -> tuple[str, list[str]]:
     """The pack text; `also_fetch` names demoted bodies the budget then dropped, so the fetch
     line still offers every demoted memory. `texts` keeps each item's card and body text
     between the budget's attempts, which recompose the pack once per item taken out."""
-    made = {} if texts is None else texts
-
     def piece(item: PackItem, mode: str) -> str:
         key = (item.memory.id, mode)
-        text = made.get(key)
+        text = texts.get(key)
         if text is None:
-            text = made[key] = body_block(item) if mode == "body" else card_line(item)
+            text = texts[key] = body_block(item) if mode == "body" else card_line(item)
         return text
 
     out = [head + "\n"]

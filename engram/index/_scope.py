@@ -143,8 +143,7 @@ class ScopeIndex:
         stats, self.walk_problems = walk(self.root)
         ignore_sig = ignore_signature(self.root)
         listing = f"{len(stats)}:{listing_signature(stats)}"
-        if not force and known == listing and self.meta("ignore") == ignore_sig \
-                and self.meta("version") == SCHEMA_VERSION and self._same_scanner():
+        if not force and known == listing and self._same_setup(ignore_sig):
             return False  # same files, sizes and mtimes as at the last refresh: nothing to do
         if not force and not self._diff(stats, ignore_sig):
             self._remember_listing(listing)
@@ -209,13 +208,17 @@ class ScopeIndex:
         # memory would be rescanned on every load until its file changed: re-index once instead.
         return self.meta("scanner") == SCANNER_VERSION
 
+    def _same_setup(self, ignore_sig: str) -> bool:
+        """Indexed under this ignore file, schema and safety rules: only file changes matter."""
+        return self.meta("ignore") == ignore_sig and self.meta("version") == SCHEMA_VERSION \
+            and self._same_scanner()
+
     def _remember_listing(self, listing: str) -> None:
         with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
             self._set_meta("listing", listing)
 
     def _diff(self, stats: Listing, ignore_sig: str) -> bool:
-        if self.meta("ignore") != ignore_sig or self.meta("version") != SCHEMA_VERSION \
-                or not self._same_scanner():
+        if not self._same_setup(ignore_sig):
             return True
         changed, removed = self._changes(stats)
         return bool(changed or removed)
