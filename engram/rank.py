@@ -222,6 +222,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
             route.gather(postings, weights, ev, lens, aside if drop_weak else None)
         if here:
             set_aside: dict[int, tuple[str, Posting]] | None = None
+            matched: dict[int, tuple[route.Evidence | None, route.Evidence]] = {}
             for key, globs in index.path_rules():
                 if route.path_matches(globs, here):
                     if key not in ev and aside:
@@ -230,7 +231,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
                         found = set_aside.get(key)
                         if found is not None:
                             route.gather({found[0]: [found[1]]}, weights, ev, lens)
-                    ev.setdefault(key, route.Evidence()).path_match = True
+                    ev[key] = _path_matched(ev.get(key), matched)
         evidence.append(ev)
         lengths.append(lens)
         weak.append(aside)
@@ -243,34 +244,70 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
     def specific(term: str) -> bool:
         return 0 < doc_freq[term] <= most
 
+    # Without an explanation, memories with the same evidence are judged once and ranked
+    # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
+    # lifecycle, role, shadowing) one by one. A query no memory is on topic for is judged
+    # memory by memory (`_exclude_off_topic` reads records), so it ranks them all.
+    off_topic = bool(gate and anchors and not path_only
+                     and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
+    lazy = need is not None and not off_topic
     scored: list[Scored] = []
+    pools: list[_Pool] = []
     for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                        strict=True)):
         groups = index.dup_groups(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-        bm25 = bm25_scores({key: e.tf for key, e in ev.items()},
-                                defaultdict(float, lens), idfs, stats)
+        one_by_one: list[int] = []
+        by_evidence: dict[int, list[int]] = {}
+        special = shadowed | restricted.keys() if lazy else None
         for key, e in ev.items():
-            single = e.body_only
-            e.common = single is not None and doc_freq[single] > 1
-            e.rare_name = e.strong and route.named_by_rare_word(e, specific)
-            item = Scored(scope_rank, key, e, bm25[key], group=groups.get(key))
+            if special is None or key in special:
+                one_by_one.append(key)
+                continue
+            keys = by_evidence.get(id(e))
+            if keys is None:
+                by_evidence[id(e)] = [key]
+            else:
+                keys.append(key)
+        for code in [c for c, keys in by_evidence.items()
+                     if ev[keys[0]].path_match or ev[keys[0]].negated]:
+            one_by_one += by_evidence.pop(code)
+        judged: set[int] = set()
+        for e in [*(ev[keys[0]] for keys in by_evidence.values()),
+                  *map(ev.__getitem__, one_by_one)]:
+            if id(e) not in judged:
+                judged.add(id(e))
+                single = e.body_only
+                e.common = single is not None and doc_freq[single] > 1
+                e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+        bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
+                           defaultdict(float, lens), idfs, stats)
+        for key in one_by_one:
+            item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
                      specific)
+        for keys in by_evidence.values():
+            pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
+            _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
+            pools.append(pool)
     if anchors and not path_only:
         _exclude_named_clauses(scopes, scored, anchors)
-    if gate and anchors and not path_only and route.judges_topic(
-            anchors, lambda t: doc_freq[t] > 0):
+    if off_topic:
         _exclude_off_topic(scopes, scored, anchors, specific)
-    top_bm25 = max((s.bm25 for s in scored), default=0.0)
-    for aside in weak:
-        top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
-    bonus = top_bm25 if top_bm25 > 0 else 1.0
     fetched = fetch_history(ctx)
-    base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
-    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    base = {id(s): s.bm25 for s in scored}
+    if any(s.evidence.path_match for s in scored):
+        # A path match scores the best text score of any candidate, set aside or not.
+        top_bm25 = max([s.bm25 for s in scored] + [p.top_bm25 for p in pools])
+        for aside in weak:
+            top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
+        bonus = top_bm25 if top_bm25 > 0 else 1.0
+        for s in scored:
+            if s.evidence.path_match:
+                base[id(s)] += bonus
+    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched, pools)
     # Which related memories print only as cards: judged on the few that can be shown, and
     # never the best match, which is the pack's answer however thin its evidence.
     related = [s for s in ranked if s.excluded is None]
@@ -280,7 +317,101 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
         related[0].loose = related[0].evidence.weak
     ranked_ids = {id(s) for s in ranked}
     # Unranked candidates are only counted (never shown), so their order does not matter.
-    return ranked + [s for s in scored if id(s) not in ranked_ids]
+    rest = [s for s in scored if id(s) not in ranked_ids]
+    return ranked + rest + _unranked(pools, ranked + rest)
+
+
+def _path_matched(ev: route.Evidence | None,
+                  matched: dict[int, tuple[route.Evidence | None, route.Evidence]]
+                  ) -> route.Evidence:
+    """The evidence of a memory a touched file matches: a copy, shared by the memories whose
+    evidence was shared. `matched` holds the originals too, so no id is reused meanwhile."""
+    found = matched.get(id(ev))
+    if found is not None:
+        return found[1]
+    out = route.copy(ev)
+    out.path_match = True
+    matched[id(ev)] = (ev, out)
+    return out
+
+
+class _Pool:
+    """Candidates with one shared evidence (see route.gather): judged once, through `model`,
+    and ranked lazily. With equal term frequencies, BM25 falls as the document grows, so
+    shortest first is best first, and the next member's score bounds all the rest
+    (tests/speed/test_ranking_guards.py checks that bound against every member's real score).
+    """
+
+    __slots__ = ("scope_rank", "evidence", "keys", "lengths", "groups", "idfs", "stats",
+                 "model", "taken", "next_bm25")
+
+    def __init__(self, scope_rank: int, evidence: route.Evidence, keys: list[int],
+                 lengths: Mapping[int, float], groups: Mapping[int, str],
+                 idfs: Mapping[str, float], stats: CorpusStats) -> None:
+        keys.sort()
+        keys.sort(key=lengths.__getitem__)  # shortest first; equal lengths by key
+        self.scope_rank = scope_rank
+        self.evidence = evidence
+        self.keys = keys
+        self.lengths = lengths
+        self.groups = groups
+        self.idfs = idfs
+        self.stats = stats
+        self.model = Scored(scope_rank, keys[0], evidence)  # carries the shared exclusion
+        self.taken = 0
+        self.next_bm25 = self._bm25(keys[0])
+
+    def _bm25(self, key: int) -> float:
+        return bm25_scores({key: self.evidence.tf}, self.lengths, self.idfs, self.stats)[key]
+
+    @property
+    def top_bm25(self) -> float:
+        """The best BM25 of any member (the first is the shortest)."""
+        return self._bm25(self.keys[0])
+
+    @property
+    def live(self) -> bool:
+        return self.model.excluded is None and self.taken < len(self.keys)
+
+    def bound(self) -> float:
+        """The `_finalize` heap key of the next member: no later member scores more."""
+        return self.next_bm25 * _named(self.evidence)
+
+    def take(self) -> Scored:
+        """The next member, as a candidate of its own."""
+        key = self.keys[self.taken]
+        item = Scored(self.scope_rank, key, self.evidence, self.next_bm25,
+                      group=self.groups.get(key))
+        self.taken += 1
+        if self.taken < len(self.keys):
+            self.next_bm25 = self._bm25(self.keys[self.taken])
+        return item
+
+
+def _unranked(pools: list[_Pool], others: list[Scored]) -> list[Scored]:
+    """The members no one ranked, each stood for by its pool's model (only counted): related,
+    or excluded as its pool is, or a duplicate when its near-duplicate group already has a
+    related member among `others` or in a pool before (as `_mark_unranked_duplicates` does)."""
+    kept: defaultdict[int, set[str]] = defaultdict(set)
+    for s in others:
+        if s.excluded is None and s.group is not None:
+            kept[s.scope_rank].add(s.group)
+    out: list[Scored] = []
+    for pool in pools:
+        rest = pool.keys[pool.taken:]
+        if pool.model.excluded is not None:
+            out += [pool.model] * len(rest)
+            continue
+        grouped = [g for g in map(pool.groups.get, rest) if g is not None]
+        fresh = set(grouped) - kept[pool.scope_rank]
+        kept[pool.scope_rank] |= fresh
+        duplicates = len(grouped) - len(fresh)
+        out += [pool.model] * (len(rest) - duplicates)
+        if duplicates:
+            twin = Scored(pool.scope_rank, rest[0], pool.evidence)
+            twin.excluded, twin.detail = "duplicate", "near-duplicate of a ranked member"
+            out += [twin] * duplicates
+    return out
 
 
 def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, ...],
@@ -362,9 +493,11 @@ def _exact(evidence: route.Evidence) -> bool:
 
 
 def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
-              need: int | None, procedural: bool, fetched: dict[str, str]) -> list[Scored]:
+              need: int | None, procedural: bool, fetched: dict[str, str],
+              pools: Sequence[_Pool] = ()) -> list[Scored]:
     """Decode records and apply multipliers, best base score first, until no candidate left
     could enter the top `need` related (every candidate when need is None); returns them ranked.
+    Members of `pools` (only with `need`) become candidates as they come up.
     """
     lock = ctx.sources_lock
     done: list[Scored] = []
@@ -383,8 +516,11 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
         # left unranked scores below the top `need`, so it cannot displace its group's
         # member there (and the group stays resolved to its best member where it matters).
         # The `named` factor needs no record, so it is in the key, not in every bound.
+        # A pool has one entry, its next member's; the slot is -1 - its position.
         heap = [(-base[id(s)] * _named(s.evidence), s.scope_rank, s.key, n)
                 for n, s in enumerate(scored) if s.record is None and s.excluded is None]
+        heap += [(-p.bound(), p.scope_rank, p.keys[0], -1 - n)
+                 for n, p in enumerate(pools) if p.live]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
@@ -392,12 +528,24 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
             top_base, top_scope = -heap[0][0], heap[0][1]
             if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
                 break
-            count = min(FINALIZE_BATCH, len(heap))
-            rank_batch([scored[heapq.heappop(heap)[3]] for _ in range(count)])
+            batch: list[Scored] = []
+            while heap and len(batch) < FINALIZE_BATCH:
+                slot = heapq.heappop(heap)[3]
+                if slot >= 0:
+                    batch.append(scored[slot])
+                    continue
+                pool = pools[-1 - slot]
+                item = pool.take()
+                base[id(item)] = item.bm25
+                batch.append(item)
+                if pool.live:
+                    heapq.heappush(heap, (-pool.bound(), pool.scope_rank,
+                                          pool.keys[pool.taken], slot))
+            rank_batch(batch)
     done.sort(key=lambda s: order_key(s.score, s.scope_rank, s.rec.memory.id,
                                            s.evidence.path_match))
     _mark_duplicates(done)
-    _mark_unranked_duplicates(scored)
+    _mark_unranked_duplicates(done + scored)
     return done
 
 

@@ -6,9 +6,9 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import chain, repeat
 from typing import Protocol
 
 from engram.index import FieldCounts, Posting
@@ -99,47 +99,84 @@ def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
     With `weak`, a memory whose only hit is one weak anchor (not in its id, tags or directive)
     is noted there instead of in `into`: the gate of a long query excludes it whatever its
     score, and a common anchor makes most candidates such one-hit memories.
+
+    Memories whose postings have the same field counts for the same anchors get one shared
+    Evidence object, equal to what each would get alone: a common anchor makes thousands of
+    candidates with a few hundred such patterns, so each pattern is read once here (and
+    judged once in rank.py). Change a memory's evidence only on a `copy`.
     """
-    if weak is not None:
-        postings = _set_aside(postings, weak)
-    # Most postings share a handful of count patterns (one hit in the body...), each one
-    # FieldCounts value: read each once.
-    decoded: dict[int, tuple[float, tuple[str, ...], bool, bool]] = {}
-    for term, rows in postings.items():
-        for key, counts, length in rows:
-            hit = decoded.get(id(counts))
-            if hit is None:
+    terms = list(postings)
+    columns = [tuple(zip(*rows, strict=True)) or ((), (), ()) for rows in postings.values()]
+    # Postings share FieldCounts objects for equal counts (ScopeIndex.postings): a pattern is
+    # the identity of each anchor's counts, 0 where the memory lacks the anchor.
+    found = [dict(zip(keys, map(id, counts), strict=True)) for keys, counts, _ in columns]
+    counts_of: dict[int, FieldCounts] = {}
+    for _, counts, _ in columns:
+        counts_of.update(zip(map(id, counts), counts, strict=True))
+    keys = list(dict.fromkeys(chain.from_iterable(c[0] for c in columns)))
+    by_pattern: dict[tuple[int, ...], list[int]] = {}
+    for key, pattern in zip(keys, zip(*[map(f.get, keys, repeat(0)) for f in found], strict=True),
+                            strict=True):
+        members = by_pattern.get(pattern)
+        if members is None:
+            by_pattern[pattern] = [key]
+        else:
+            members.append(key)
+    for key_col, _, length_col in columns:
+        lengths.update(zip(key_col, length_col, strict=True))
+    decoded: dict[int, _Hit] = {}
+    aside: dict[str, list[int]] = {}
+    for pattern, members in by_pattern.items():
+        hits = [(terms[n], code) for n, code in enumerate(pattern) if code]
+        for _, code in hits:
+            if code not in decoded:
+                counts = counts_of[code]
                 hit_fields = counts.hit_fields()
-                hit = decoded[id(counts)] = (
-                    weighted_tf(counts, weights), hit_fields,
-                    bool(counts.negative), bool(STRONG_FIELDS.intersection(hit_fields)))
-            tf, hit_fields, negative, strong = hit
-            ev = into.get(key)
-            if ev is None:
-                ev = into[key] = Evidence()
-                lengths[key] = length
-            if tf > 0:
-                ev.tf[term] = tf
-                ev.fields[term] = hit_fields
-                if strong:
-                    ev.strong = True
-            if negative:
-                ev.negated.add(term)
+                decoded[code] = (weighted_tf(counts, weights), hit_fields,
+                                 bool(counts.negative),
+                                 bool(STRONG_FIELDS.intersection(hit_fields)))
+        if weak is not None and len(hits) == 1 and not _named_in(counts_of[hits[0][1]]):
+            aside.setdefault(hits[0][0], []).extend(members)
+            continue
+        shared = _fold(Evidence(), hits, decoded)
+        if not into.keys() & members:
+            into.update(dict.fromkeys(members, shared))
+            continue
+        for key in members:
+            old = into.get(key)
+            into[key] = shared if old is None else _fold(copy(old), hits, decoded)
+    if weak is not None:
+        for term, rows in postings.items():
+            keys_aside = set(aside.get(term, ()))
+            weak[term] = [p for p in rows if p.key in keys_aside] if keys_aside else []
 
 
-def _set_aside(postings: Mapping[str, list[Posting]], weak: WeakHits
-               ) -> dict[str, list[Posting]]:
-    """The postings worth gathering; those of one-hit weak memories go to `weak`. Filtering
-    whole lists in comprehensions is several times cheaper than testing one by one."""
-    hits: Counter[int] = Counter()
-    for rows in postings.values():
-        hits.update([p.key for p in rows])
-    several = {key for key, n in hits.items() if n > 1}
-    kept: dict[str, list[Posting]] = {}
-    for term, rows in postings.items():
-        kept[term] = [p for p in rows if _named_in(p.counts) or p.key in several]
-        weak[term] = [p for p in rows if not _named_in(p.counts) and p.key not in several]
-    return kept
+_Hit = tuple[float, tuple[str, ...], bool, bool]  # weighted tf, fields hit, negative, strong
+
+
+def _fold(ev: Evidence, hits: Iterable[tuple[str, int]], decoded: dict[int, _Hit]
+          ) -> Evidence:
+    """Add one memory's postings (anchor, decoded counts) to its evidence."""
+    for term, code in hits:
+        tf, hit_fields, negative, strong = decoded[code]
+        if tf > 0:
+            ev.tf[term] = tf
+            ev.fields[term] = hit_fields
+            if strong:
+                ev.strong = True
+        if negative:
+            ev.negated.add(term)
+    return ev
+
+
+def copy(ev: Evidence | None) -> Evidence:
+    """A copy of shared evidence that one memory may change (an empty one for None)."""
+    out = Evidence()
+    if ev is not None:
+        for name in Evidence.__slots__:
+            value = getattr(ev, name)
+            setattr(out, name, value.copy() if isinstance(value, dict | set) else value)
+    return out
 
 
 def weak_index(weak: WeakHits) -> dict[int, tuple[str, Posting]]:

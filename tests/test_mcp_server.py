@@ -133,6 +133,36 @@ def test_successive_loads_send_each_body_once_and_an_edit_again(project: Path,
     assert "### changelog" not in fourth[0]
 
 
+def test_an_edit_indexed_by_another_process_reaches_the_open_server(project: Path,
+                                                                     env: dict[str, str]) -> None:
+    # The server keeps what it read from its open index (postings, records) between calls. A
+    # hook or a CLI load in the same project may re-index an edit first: the server's own
+    # refresh then finds nothing to do, and must still answer from the edited memory.
+    task = "deploy the release"
+    deploy = project / ".engram" / "skills" / "deploy.md"
+
+    async def scenario(session: ClientSession) -> list[str]:
+        answers = [texts(await session.call_tool("explain", {"task": task}))[0]]
+        deploy.write_text(mem("deploy-steps", "skill", summary="How to ship.",
+                              body="1. Build.\n2. Ship it."), "utf-8")
+        touch_later(deploy)
+        edited = cli(project, env, "load", "--dry-run", task)  # re-indexes the edit
+        answers.append(texts(await session.call_tool("explain", {"task": task}))[0])
+        answers.append(edited.stdout)
+        changelog = project / ".engram" / "knowledge" / "changelog.md"
+        changelog.write_text(mem("changelog", "knowledge", tags=["deploy"],
+                                 body="Deploy entries go first."), "utf-8")
+        touch_later(changelog)  # this time the server re-indexes it itself
+        answers.append(texts(await session.call_tool("explain", {"task": task}))[0])
+        return answers
+
+    (before, after, cli_after, own_refresh), _ = with_server(project, env, scenario)
+    assert before != cli_after
+    assert after == cli_after
+    assert own_refresh == cli(project, env, "load", "--dry-run", task).stdout
+    assert own_refresh != after
+
+
 def claude_prompt(project: Path, session_id: str, prompt: str) -> dict[str, Any]:
     return {"session_id": session_id, "transcript_path": str(project / "t.jsonl"),
             "cwd": str(project), "hook_event_name": "UserPromptSubmit", "prompt": prompt,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, KeysView, Sequence
 from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ from engram.tokenize import stem_cache
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
+MEMO_MAX = 20_000  # records and posting lists kept by an open index between writes
 
 
 class Restrictions:
@@ -74,6 +75,10 @@ class Restrictions:
 
     def __init__(self, rows: dict[int, tuple[Any, ...]]) -> None:
         self._rows = rows
+
+    def keys(self) -> KeysView[int]:
+        """The restricted memories' keys."""
+        return self._rows.keys()
 
     def get(self, key: int) -> Restriction | None:
         row = self._rows.get(key)
@@ -95,6 +100,8 @@ class ScopeIndex:
         self.walk_problems: list[Problem] = []
         self._delta = Delta(full=True, totals=[0] * len(FIELDS), count=0)
         self._just_built = False  # open() built the file from scratch: refresh has nothing to do
+        self._stamp: tuple[int, int] = (-1, -1)
+        self._memo: dict[Any, Any] = {}
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
@@ -386,40 +393,66 @@ class ScopeIndex:
                 totals[i] -= n
         return Corpus(count, FieldCounts._make(totals))
 
+    def cached(self) -> dict[Any, Any]:
+        """Values read from the file, kept while nothing wrote to it (through this connection
+        or any other): a long-lived server answers many requests from one open index."""
+        stamp = (int(self.conn.execute("PRAGMA data_version").fetchone()[0]),
+                 self.conn.total_changes)
+        if stamp != self._stamp or len(self._memo) > MEMO_MAX:
+            self._stamp, self._memo = stamp, {}
+        return self._memo
+
     def postings(self, terms: Iterable[str], weights: Sequence[float] = DEFAULT_WEIGHTS
                  ) -> dict[str, list[Posting]]:
         """term -> the active memories holding it, by key, each with its document length under
-        these field weights (one per FIELDS name, in that order)."""
-        inactive = {k for (k,) in self.conn.execute("SELECT mem FROM memories WHERE active=0")}
+        these field weights (one per FIELDS name, in that order). Equal field counts of one
+        term are one FieldCounts object (route.gather groups memories by it)."""
+        memo = self.cached()
+        out: dict[str, list[Posting]] = {}
+        for term in terms:
+            rows = memo.get(("postings", term, tuple(weights)))
+            if rows is None:
+                inactive = memo.get("inactive")
+                if inactive is None:
+                    inactive = memo["inactive"] = {k for (k,) in self.conn.execute(
+                        "SELECT mem FROM memories WHERE active=0")}
+                rows = self._postings(term, weights, inactive)
+                memo[("postings", term, tuple(weights))] = rows
+            out[term] = rows
+        return out
+
+    def _postings(self, term: str, weights: Sequence[float], inactive: set[int]
+                  ) -> list[Posting]:
         stored_lengths = tuple(weights) == DEFAULT_WEIGHTS
         # Most postings share a handful of count patterns (one hit in the body...), and every
         # posting of a memory has its lengths: decode each once.
         counts: dict[int, FieldCounts] = {}
         lengths: dict[int, float] = {}
         new = tuple.__new__
-        out: dict[str, list[Posting]] = {}
-        for term in terms:
-            rows = []
-            for key, packed, lens, dl in blocks.decode(self.conn.execute(
-                    "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,))):
-                if key in inactive:
-                    continue
-                hit = counts.get(packed)
-                if hit is None:
-                    hit = counts[packed] = unpack_counts(packed)
-                if not stored_lengths:
-                    dl = lengths.get(lens, -1.0)
-                    if dl < 0:
-                        dl = lengths[lens] = weighted_length(lens, weights)
-                rows.append(new(Posting, (key, hit, dl)))
-            out[term] = rows
-        return out
+        rows = []
+        for key, packed, lens, dl in blocks.decode(self.conn.execute(
+                "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,))):
+            if key in inactive:
+                continue
+            hit = counts.get(packed)
+            if hit is None:
+                hit = counts[packed] = unpack_counts(packed)
+            if not stored_lengths:
+                dl = lengths.get(lens, -1.0)
+                if dl < 0:
+                    dl = lengths[lens] = weighted_length(lens, weights)
+            rows.append(new(Posting, (key, hit, dl)))
+        return rows
 
     def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
         """The near-duplicate group of each of these memories that is in one, read from the
         group column's index alone (no row of the large memories table)."""
-        return {k: g for k, g in self.conn.execute(
-            "SELECT mem, dup_group FROM memories WHERE dup_group IS NOT NULL") if k in keys}
+        memo = self.cached()
+        rows = memo.get("dup_groups")
+        if rows is None:
+            rows = memo["dup_groups"] = self.conn.execute(
+                "SELECT mem, dup_group FROM memories WHERE dup_group IS NOT NULL").fetchall()
+        return {k: g for k, g in rows if k in keys}
 
     def restrictions(self) -> Restrictions:
         """Lifecycle and role fields of the memories they can exclude, read from plain columns
@@ -449,8 +482,13 @@ class ScopeIndex:
 
     def records(self, keys: Iterable[int]) -> dict[int, Record]:
         """The full records of these keys (a key the index does not hold is left out)."""
-        return {row[0]: _record(*row) for row in self._rows_in(
-            "SELECT mem, data, depth, dup_group FROM memories WHERE mem IN ({marks})", keys)}
+        memo = self.cached()
+        keys = list(keys)
+        out = {key: memo[("record", key)] for key in keys if ("record", key) in memo}
+        for row in self._rows_in("SELECT mem, data, depth, dup_group FROM memories"
+                                 " WHERE mem IN ({marks})", [k for k in keys if k not in out]):
+            out[row[0]] = memo[("record", row[0])] = _record(*row)
+        return out
 
     def all_records(self) -> list[Record]:
         """Every active memory's full record, sorted by id."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from engram import pipeline, report
 from engram.errors import EngramError
 from engram.hook import omissions, record_delivery
+from engram.index._build import collector_paused
 from engram.mcp.watch import IndexPool
 from engram.model import GLOBAL, PackItem
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
@@ -140,13 +141,16 @@ class Service:
         if tool is None:
             raise ToolError(f"unknown tool {name!r}; tools: {', '.join(t.name for t in TOOLS)}")
         args = _arguments(tool, arguments)
-        if name == "load":
-            return self._load(args)
-        if name == "fetch":
-            return self._fetch(args)
-        if name == "search":
-            return self._search(args)
-        return self._explain(args)
+        # A call makes no reference cycles worth collecting; the collector would walk every
+        # posting and record the open indexes keep (engram/entry.py does the same per command).
+        with collector_paused():
+            if name == "load":
+                return self._load(args)
+            if name == "fetch":
+                return self._fetch(args)
+            if name == "search":
+                return self._search(args)
+            return self._explain(args)
 
     def _context(self, request: Request) -> Context:
         ctx = resolve(request)

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
-from engram import rank
-from engram.pipeline import build_pack
-from engram.scopes import Request
+from engram import rank, route
+from engram.index import FIELDS
+from engram.pipeline import build_pack, query_anchors
+from engram.scopes import Request, Scopes, resolve
 
 WORDS = ("deploy release migrate cache retry queue webhook payment invoice tenant schema index "
          "lint format test fixture mock token auth session cookie header route handler worker "
@@ -118,3 +119,91 @@ def test_path_bonus_counts_a_gated_one_hit_memory(workspace: Path) -> None:
     for _, factor in candidates["pathy"].multipliers:
         bonus *= factor
     assert round(pathy.score, 9) == round(bonus, 9)
+
+
+# -- memories judged and ranked by shared evidence (rank._Pool) -------------------------------
+STACKS = ("fastapi", "django", "nextjs", "rails", "gin", "spring")
+TOPICS = ("testing", "deployment", "security", "retries", "logging")
+
+
+def make_templated_corpus(root: Path, count: int, seed: int) -> None:
+    """Rule collections filled in from a few templates: thousands of memories share exactly the
+    same field counts for a query's words and differ only in length, with exact copies
+    (near-duplicate groups), exclusion clauses, lifecycle, roles and path triggers among them."""
+    rng = random.Random(seed)
+    for n in range(count):
+        stack, topic = rng.choice(STACKS), rng.choice(TOPICS)
+        family = f"{stack}-{topic}-{n % 40:03d}"
+        extra = []
+        if n % 13 == 0:
+            extra.append("lifecycle: archived")
+        if n % 17 == 0:
+            extra.append("roles: [sre]")
+        if n % 11 == 0:
+            extra.append(f"applies_to: ['src/{stack}/**']")
+        if n % 9 == 0:
+            extra.append("confidence: low")
+        head = "\n".join([f"id: {family}-{n:04d}", f"type: {'skill' if n % 5 == 0 else 'rule'}",
+                          f"tags: [{stack}, {topic}]",
+                          f"triggers: ['add {topic} to the {stack} endpoint']", *extra])
+        padding = " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 3) * 10))
+        # Exact copies of one text (a family's first few) form near-duplicate groups.
+        body = (f"Follow the {stack} {topic} rules in every {stack} change. Add {topic} "
+                f"checks to each endpoint. {padding if n % 40 >= 8 else ''}")
+        if n % 7 == 0:
+            body += f"\n\nDo not use for {rng.choice(TOPICS)} in {rng.choice(STACKS)} scripts."
+        write_memory(root, f"rules/{family}-{n:04d}.md", f"---\n{head}\n---\n{body}\n")
+
+
+@pytest.mark.parametrize("query", ["add retries to the fastapi endpoint", "fastapi",
+                                   "django security", "add logging to every endpoint change",
+                                   "retries in gin scripts deployment testing"])
+@pytest.mark.parametrize("limit", [1, 8])
+def test_ranking_by_shared_evidence_matches_full_ranking(
+        workspace: Path, query: str, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One record per batch: the pools' bound alone decides what is ranked.
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 1)
+    make_templated_corpus(workspace / ".engram", 600, seed=3)
+    for paths in ((), ("src/fastapi/app.py",)):
+        fast = Request(query=query, cwd=str(workspace), paths=paths, limit=limit,
+                       record_fetch=False)
+        full = fast._replace(explain=True)
+        assert shape(fast)[:2] == shape(full)[:2], paths
+
+
+def test_pool_bound_is_never_below_a_members_real_score(workspace: Path) -> None:
+    # Pools rank their members shortest first and take the next member's score as the bound
+    # of every later one: it must hold for the scoring formula as it is.
+    make_templated_corpus(workspace / ".engram", 600, seed=5)
+    request = Request(query="add retries to the fastapi endpoint", cwd=str(workspace),
+                      record_fetch=False)
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        anchors = query_anchors(request.query)
+        index = scopes.indexes[0]
+        weights = tuple(dict(ctx.config.load_field_weights).get(f, 0.0) for f in FIELDS)
+        evidence: dict[int, route.Evidence] = {}
+        lengths: dict[int, float] = {}
+        route.gather(index.postings(anchors, weights), weights, evidence, lengths)
+        corpus = index.corpus()
+        stats = rank.CorpusStats(corpus.doc_count,
+                                 rank.weighted_len(corpus.tokens, weights) / corpus.doc_count)
+        idfs = {t: rank.idf(corpus.doc_count, len(rows))
+                for t, rows in index.postings(anchors, weights).items()}
+        by_evidence: dict[int, list[int]] = {}
+        for key, e in evidence.items():
+            by_evidence.setdefault(id(e), []).append(key)
+        shared = [keys for keys in by_evidence.values() if len(keys) > 1]
+        assert len(shared) >= 5 and max(map(len, shared)) >= 20  # the corpus makes real pools
+        for keys in shared:
+            e = evidence[keys[0]]
+            real = rank.bm25_scores({k: e.tf for k in keys}, lengths, idfs, stats)
+            pool = rank._Pool(0, e, list(keys), lengths, {}, idfs, stats)
+            while pool.taken < len(pool.keys):
+                bound = pool.bound()
+                rest = pool.keys[pool.taken:]
+                assert all(real[k] * rank._named(e) <= bound for k in rest)
+                assert pool.take().bm25 == real[rest[0]]
+    finally:
+        scopes.close()
