@@ -15,6 +15,7 @@ from engram.model import Finding, Memory, Pack, PackItem
 
 CARD_MAX = 160
 RELATED_MAX = 5
+FETCH_PREFIX = "fetch: engram load --id "
 
 
 class RenderedParts(NamedTuple):
@@ -47,7 +48,12 @@ def utf16_len(text: str) -> int:
 
 
 def estimate_tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
+    return tokens_for_chars(len(text))
+
+
+def tokens_for_chars(chars: int) -> int:
+    """The token estimate of a text of `chars` characters (never falls as the text grows)."""
+    return math.ceil(chars / 4)
 
 
 def card_line(item: PackItem) -> str:
@@ -71,6 +77,15 @@ def body_block(item: PackItem) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _piece(item: PackItem, mode: str, texts: dict[tuple[str, str], str]) -> str:
+    """An item's body block or card line, made once per render (`texts`)."""
+    key = (item.memory.id, mode)
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = body_block(item) if mode == "body" else card_line(item)
+    return text
+
+
 def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
              also_fetch: Sequence[str], texts: dict[tuple[str, str], str]
              ) -> tuple[str, list[str]]:
@@ -78,11 +93,7 @@ def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
     line still offers every demoted memory. `texts` keeps each item's card and body text
     between the budget's attempts, which recompose the pack once per item taken out."""
     def piece(item: PackItem, mode: str) -> str:
-        key = (item.memory.id, mode)
-        text = texts.get(key)
-        if text is None:
-            text = texts[key] = body_block(item) if mode == "body" else card_line(item)
-        return text
+        return _piece(item, mode, texts)
 
     out = [head + "\n"]
     cards: list[str] = []
@@ -107,7 +118,7 @@ def _compose(items: Sequence[PackItem], modes: dict[str, str], head: str,
             cards.append(item.memory.id)
     fetch = cards + [mid for mid in also_fetch if mid not in cards]
     if fetch:
-        out.append("fetch: engram load --id " + ",".join(fetch) + "\n")
+        out.append(FETCH_PREFIX + ",".join(fetch) + "\n")
     # A pack ending in a body would otherwise end in a blank line.
     return "".join(out).rstrip("\n") + "\n", cards
 
@@ -142,10 +153,19 @@ def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: i
             return estimate_tokens(text) - budget_tokens
         return 0
 
+    def over(chars: int) -> bool:
+        """Whether every text of at least this many characters is over the budget."""
+        return (budget_chars is not None and chars > budget_chars) or (
+            budget_tokens is not None and tokens_for_chars(chars) > budget_tokens)
+
     by_rank = sorted(members, key=lambda i: i.rank)
     texts: dict[tuple[str, str], str] = {}
     unoffered: set[str] = set()
+    skipped = False
     while True:
+        if not skipped and "card" in modes.values():
+            _take_out_while_over(items, related, by_rank, modes, demoted, dropped, texts, over)
+            skipped = True
         gone = [mid for mid in demoted if mid in dropped and mid not in unoffered]
         text, cards = _compose(items, modes, make_head(), gone, texts)
         if cost(text) <= 0:
@@ -173,6 +193,44 @@ def render_pack(pack: Pack, *, budget_chars: int | None = None, budget_tokens: i
         break
     parts = _parts(items, modes, demoted, dropped)
     return Rendered(text, parts.bodies, parts.cards, parts.demoted, parts.dropped)
+
+
+def _take_out_while_over(items: Sequence[PackItem], related: Sequence[PackItem],
+                         by_rank: Sequence[PackItem], modes: dict[str, str], demoted: list[str],
+                         dropped: list[str], texts: dict[tuple[str, str], str],
+                         over: Callable[[int], bool]) -> None:
+    """Demote bodies, then drop cards, in the order `render_pack`'s budget loop does, for as
+    long as the item lines alone are over the budget: that loop composes the whole pack once
+    per item it takes out, which for the hundreds of memories of a session start was most of
+    the hook's time. Once any card is shown, the item lines and the fetch line's ids of the
+    shown cards are a lower bound on the text's length (only the fetch line's newline is
+    stripped, and it comes last)."""
+    def size(item: PackItem, mode: str) -> int:
+        line = len(_piece(item, mode, texts)) + 1
+        return line + len(item.memory.id) + 1 if mode == "card" else line  # +"id," in fetch
+
+    length = len(FETCH_PREFIX) + sum(size(i, modes[i.memory.id]) for i in items
+                                     if i.memory.id in modes)
+    cards = sum(1 for i in items if modes.get(i.memory.id) == "card")
+    bodies = [i for i in by_rank if modes.get(i.memory.id) == "body"]
+    while bodies and cards and over(length):
+        victim = bodies.pop()
+        length += size(victim, "card") - size(victim, "body")
+        modes[victim.memory.id] = "card"
+        demoted.append(victim.memory.id)
+        cards += 1
+    if bodies:
+        return
+    shown = [i for i in by_rank if i.memory.id in modes]
+    shown += [i for i in related if i.memory.id in modes]  # related cards go first
+    offered = set(demoted)  # a demoted body dropped as a card stays on the fetch line
+    while shown and cards and over(length):
+        victim = shown.pop()
+        kept_in_fetch = len(victim.memory.id) + 1 if victim.memory.id in offered else 0
+        length -= size(victim, "card") - kept_in_fetch
+        del modes[victim.memory.id]
+        dropped.append(victim.memory.id)
+        cards -= 1
 
 
 def _parts(items: Sequence[PackItem], modes: dict[str, str], demoted: list[str],

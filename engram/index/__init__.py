@@ -1,7 +1,8 @@
 """The persisted, incremental index of one scope: the read path's only storage.
 
 What other modules may use is listed in `__all__`: opening and refreshing a scope's index
-(`ScopeIndex.open`, `refresh`, `invalidate`, `close`, `discard`) and its typed reads (postings
+(`ScopeIndex.open`, `refresh`, `invalidate`, `close`, `discard`), pausing the cyclic collector
+while a process holds many decoded rows (`collector_paused`), and its typed reads (postings
 for anchors, record heads, full records, restrictions, path globs, stored problems and safety
 verdicts). Everything else lives in private modules and may change with the schema:
 
@@ -19,6 +20,7 @@ verdicts). Everything else lives in private modules and may change with the sche
 tests/test_index_wall.py fails when a module outside this package imports anything else.
 """
 
+from engram.index._build import collector_paused
 from engram.index._encoding import field_texts
 from engram.index._schema import INDEX_FILE, discard, is_corrupt
 from engram.index._scope import Restrictions, ScopeIndex
@@ -47,6 +49,7 @@ __all__ = [
     "Restriction",
     "Restrictions",
     "ScopeIndex",
+    "collector_paused",
     "discard",
     "field_texts",
     "is_corrupt",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from engram import pipeline, report
 from engram.errors import EngramError
 from engram.hook import omissions, record_delivery
-from engram.index._build import collector_paused
+from engram.index import collector_paused
 from engram.mcp.watch import IndexPool
 from engram.model import GLOBAL, PackItem
 from engram.render import RenderedParts, body_block, card_line, count_line, render_pack
