@@ -119,8 +119,24 @@ def _cjk_words(chunk: str, out: list[str]) -> None:
 
 def tokens(text: str) -> list[str]:
     """Stemmed tokens of text: what the index stores and queries are matched against."""
-    known = _stem_cache.get  # most words were stemmed before: skip the call into stem()
-    return [known(w) or stem(w) for w in words(text)]
+    out: list[str] = []
+    extend = out.extend
+    # Most chunks of any text were seen before: one look-up gives their split, lowered stems.
+    known = _chunk_stems.get
+    for chunk in _COMPOUND.findall(text):
+        extend(known(chunk) or _stems_of_chunk(chunk))
+    return out
+
+
+_chunk_stems: dict[str, tuple[str, ...]] = {}
+_CHUNK_CACHE_MAX = 200_000  # a long-lived server meets unbounded prompts; start over past this
+
+
+def _stems_of_chunk(chunk: str) -> tuple[str, ...]:
+    if len(_chunk_stems) >= _CHUNK_CACHE_MAX:
+        _chunk_stems.clear()
+    found = _chunk_stems[chunk] = tuple(stem(w) for w in words(chunk))
+    return found
 
 
 # The stems of GENERIC_WORDS | PROCEDURAL_WORDS, written out so a query never needs the

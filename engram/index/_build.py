@@ -45,11 +45,11 @@ def _prepare_files(job: _Job) -> _Batch:
     out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
     for key, stat in enumerate(stats, start=first_key):
-        memory, problems = _parse_file(Path(root), stat, scope)
+        memory, problems, raw = _parse_file(Path(root), stat, scope)
         prepared = None
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
-            prepared = prepared._replace(verdict=judge_file(Path(root) / stat.rel, memory))
+            prepared = prepared._replace(verdict=judge_file(raw, memory))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([problem_row(p) for p in problems])))
     return out, blocks.build(entries)
@@ -131,19 +131,21 @@ def _die_with_parent() -> None:
             os._exit(1)
 
 
-def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:
+def _parse_file(root: Path, stat: FileStat, scope: str
+                ) -> tuple[Memory | None, list[Problem], bytes]:
+    """The file's memory (None when invalid), its problems, and the bytes both came from."""
     # The parser (and yaml behind it) is imported only when a file actually changed.
     from engram.parse import MAX_FILE_BYTES, parse_memory
 
     path = root / stat.rel
     if stat.size > MAX_FILE_BYTES:
         return None, [Problem(stat.rel, 1, "file", f"file is {stat.size} bytes, over the "
-                              f"{MAX_FILE_BYTES // 1024} KiB limit for a memory; skipped")]
+                              f"{MAX_FILE_BYTES // 1024} KiB limit for a memory; skipped")], b""
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")]
-    return parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel)
+        return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")], b""
+    return (*parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel), raw)
 
 
 # Fills a new, empty database with the whole scope (a full refresh); returns the walk's problems.
