@@ -203,6 +203,8 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
     # as never related; they are kept aside for a path trigger or the path bonus.
     drop_weak = need is not None and gate and route.gate_drops_weak(len(anchors))
     evidence: list[dict[int, route.Evidence]] = []
+    shared: list[list[list[int]]] = []  # per scope: keys given one Evidence object (gather)
+    own: list[set[int]] = []  # per scope: keys whose evidence a path match made their own
     lengths: list[dict[int, float]] = []
     weak: list[route.WeakHits] = []
     doc_freq: Counter[str] = Counter()
@@ -212,6 +214,8 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
         ev: dict[int, route.Evidence] = {}
         lens: dict[int, float] = {}
         aside: route.WeakHits = {}
+        alike: list[list[int]] = []
+        path_keys: set[int] = set()
         here = scopes.touched[n] if scopes.touched and touched else touched
         corpus = index.corpus()
         if anchors and not path_only:
@@ -219,7 +223,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
             negations = corpus.tokens.negative > 0
             for term, rows in postings.items():
                 doc_freq[term] += route.doc_freq(rows, negations)
-            route.gather(postings, weights, ev, lens, aside if drop_weak else None)
+            route.gather(postings, weights, ev, lens, aside if drop_weak else None, alike)
         if here:
             set_aside: dict[int, tuple[str, Posting]] | None = None
             matched: dict[int, tuple[route.Evidence | None, route.Evidence]] = {}
@@ -232,7 +236,10 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
                         if found is not None:
                             route.gather({found[0]: [found[1]]}, weights, ev, lens)
                     ev[key] = _path_matched(ev.get(key), matched)
+                    path_keys.add(key)
         evidence.append(ev)
+        shared.append(alike)
+        own.append(path_keys)
         lengths.append(lens)
         weak.append(aside)
         doc_count += corpus.doc_count
@@ -258,23 +265,18 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
         groups = index.dup_groups(ev)
         restricted = index.restrictions()
         shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-        one_by_one: list[int] = []
-        by_evidence: dict[int, list[int]] = {}
-        special = shadowed | restricted.keys() if lazy else None
-        for key, e in ev.items():
-            if special is None or key in special:
-                one_by_one.append(key)
-                continue
-            keys = by_evidence.get(id(e))
-            if keys is None:
-                by_evidence[id(e)] = [key]
-            else:
-                keys.append(key)
-        for code in [c for c, keys in by_evidence.items()
-                     if ev[keys[0]].path_match or ev[keys[0]].negated]:
-            one_by_one += by_evidence.pop(code)
+        by_evidence = shared[scope_rank] if lazy else []
+        special = shadowed | restricted.keys() | own[scope_rank]
+        if special:
+            by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
+        by_evidence = [keys for keys in by_evidence if keys]
+        pooled = set().union(*by_evidence)
+        for keys in [keys for keys in by_evidence if ev[keys[0]].negated]:
+            pooled.difference_update(keys)
+        by_evidence = [keys for keys in by_evidence if not ev[keys[0]].negated]
+        one_by_one = [key for key in ev if key not in pooled]
         judged: set[int] = set()
-        for e in [*(ev[keys[0]] for keys in by_evidence.values()),
+        for e in [*(ev[keys[0]] for keys in by_evidence),
                   *map(ev.__getitem__, one_by_one)]:
             if id(e) not in judged:
                 judged.add(id(e))
@@ -288,7 +290,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
             scored.append(item)
             _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
                      specific)
-        for keys in by_evidence.values():
+        for keys in by_evidence:
             pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
             _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
             pools.append(pool)

@@ -6,9 +6,11 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
+from operator import attrgetter
 from typing import Protocol
 
 from engram.index import FieldCounts, Posting
@@ -68,6 +70,7 @@ class Evidence:
         return self.common and self.body_only is not None
 
 
+_COUNTS = attrgetter("counts")
 WeakHits = dict[str, list[Posting]]  # anchor -> postings of memories with that one weak hit
 
 
@@ -77,7 +80,10 @@ def doc_freq(postings: list[Posting], negations: bool) -> int:
     on the same weighted documents. Without any clause in the index, every posting counts."""
     if not negations:
         return len(postings)
-    return sum(1 for p in postings if any(p.counts.scoring))
+    # Postings share FieldCounts objects for equal counts: test each once.
+    counts = list(map(_COUNTS, postings))
+    objects = dict(zip(map(id, counts), counts, strict=True))
+    return sum(n for code, n in Counter(map(id, counts)).items() if any(objects[code].scoring))
 
 
 def _strong(counts: FieldCounts) -> bool:
@@ -92,7 +98,7 @@ def _named_in(counts: FieldCounts) -> bool:
 
 def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
-           weak: WeakHits | None = None) -> None:
+           weak: WeakHits | None = None, shared: list[list[int]] | None = None) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
     memory's document length, which BM25 needs).
 
@@ -103,7 +109,8 @@ def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
     Memories whose postings have the same field counts for the same anchors get one shared
     Evidence object, equal to what each would get alone: a common anchor makes thousands of
     candidates with a few hundred such patterns, so each pattern is read once here (and
-    judged once in rank.py). Change a memory's evidence only on a `copy`.
+    judged once in rank.py). Change a memory's evidence only on a `copy`. `shared` gets the keys
+    of each group of memories given one Evidence object.
     """
     terms = list(postings)
     columns = [tuple(zip(*rows, strict=True)) or ((), (), ()) for rows in postings.values()]
@@ -138,13 +145,15 @@ def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
         if weak is not None and len(hits) == 1 and not _named_in(counts_of[hits[0][1]]):
             aside.setdefault(hits[0][0], []).extend(members)
             continue
-        shared = _fold(Evidence(), hits, decoded)
+        ev = _fold(Evidence(), hits, decoded)
         if not into.keys() & members:
-            into.update(dict.fromkeys(members, shared))
+            into.update(dict.fromkeys(members, ev))
+            if shared is not None:
+                shared.append(members)
             continue
         for key in members:
             old = into.get(key)
-            into[key] = shared if old is None else _fold(copy(old), hits, decoded)
+            into[key] = ev if old is None else _fold(copy(old), hits, decoded)
     if weak is not None:
         for term, rows in postings.items():
             keys_aside = set(aside.get(term, ()))
