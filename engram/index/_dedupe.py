@@ -22,7 +22,6 @@ import re
 import sqlite3
 import zlib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -62,7 +61,7 @@ def similarity(a: Sequence[int], b: Sequence[int]) -> float:
     return len(both.intersection(union)) / len(union)
 
 
-def alike(a: AbstractSet[int], b: AbstractSet[int]) -> bool:
+def alike(a: set[int], b: set[int]) -> bool:
     """Whether two sketches (as sets) are near-duplicates: `similarity` >= THRESHOLD. Most pairs
     sharing a bucket are not, and the hashes they share already bound the estimate from above,
     so most are told apart without sorting."""

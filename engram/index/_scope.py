@@ -155,6 +155,9 @@ class ScopeIndex:
         try:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig or not self._same_scanner()
+            # The bytes of each file the index holds a verdict on: a file still holding them is
+            # not scanned again, even by a full re-index (`graph --rebuild`, `check`).
+            judged = self._judged() if full else {}
             if full:
                 for table in ("files", "memories", "postings", "stems", "bands", "near",
                               "requires"):
@@ -182,7 +185,7 @@ class ScopeIndex:
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
             with collector_paused() if bulk else nullcontext():
-                self._apply(changed, removed)
+                self._apply(changed, removed, judged)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
@@ -239,14 +242,24 @@ class ScopeIndex:
                          if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
-    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
+    def _judged(self) -> dict[str, str]:
+        """rel -> sha256 of every file whose bytes have a verdict from the current rules."""
+        return dict(self.conn.execute(
+            "SELECT f.rel, f.sha256 FROM files f JOIN verdicts v ON v.sha256 = f.sha256"
+            " WHERE v.scanner = ?", (SCANNER_VERSION,)))
+
+    def _apply(self, changed: list[FileStat], removed: list[str],
+               judged: dict[str, str]) -> None:
         conn = self.conn
         ignore = IgnoreRules(self.root)
         released = {self._drop(rel) for rel in removed}  # the bytes those files held
         wanted: list[FileStat] = []
         for stat in changed:
             if not self._delta.full:  # a full refresh starts from empty tables
-                released.add(self._drop(stat.rel))
+                held = self._drop(stat.rel)
+                released.add(held)
+                if held and self.verdict(held) is not None:  # touched, perhaps not changed
+                    judged[stat.rel] = held
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -255,7 +268,7 @@ class ScopeIndex:
         first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
-        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key, judged):
             stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
             self._store(stored)
             conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (

@@ -12,7 +12,6 @@ import json
 import random
 import shutil
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import pytest
@@ -165,7 +164,7 @@ def test_an_edit_looks_only_at_the_edited_memorys_neighbourhood(
     calls = 0
     real = dedupe.alike
 
-    def counted(a: AbstractSet[int], b: AbstractSet[int]) -> bool:
+    def counted(a: set[int], b: set[int]) -> bool:
         nonlocal calls
         calls += 1
         return real(a, b)
