@@ -113,7 +113,6 @@ def index_rows(root: Path) -> tuple[object, ...]:
         return tuple(tuple(conn.execute(q).fetchall()) for q in (
             "SELECT mem, id, rel, data, lengths, depth, dup_group, globs, signature FROM memories"
             " ORDER BY mem",
-            "SELECT word, stem FROM stems ORDER BY word",
             "SELECT rel, sha256, mem, problems FROM files ORDER BY rel")) + (
             tuple(posting_rows(conn)),)
     finally:
@@ -287,9 +286,9 @@ def test_a_full_reindex_scans_only_bytes_it_has_no_verdict_on(
     scanned: list[str] = []
     real = verdicts.judge_file
 
-    def spied(path: Path, parsed: Any) -> tuple[str, str] | None:
-        scanned.append(path.name)
-        return real(path, parsed)
+    def spied(raw: bytes, parsed: Any) -> tuple[str, str]:
+        scanned.append(parsed.rel_path)
+        return real(raw, parsed)
 
     monkeypatch.setattr(verdicts, "judge_file", spied)
     write_memory(root, "b.md", memory("b", "Rule b, edited."))
