@@ -270,7 +270,8 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
     bonus = top_bm25 if top_bm25 > 0 else 1.0
     fetched = fetch_history(ctx)
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
-    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    kinds = route.file_kinds(touched) if anchors and not path_only else None
+    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched, kinds)
     # Which related memories print only as cards: judged on the few that can be shown, and
     # never the best match, which is the pack's answer however thin its evidence.
     related = [s for s in ranked if s.excluded is None]
@@ -362,9 +363,12 @@ def _exact(evidence: route.Evidence) -> bool:
 
 
 def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
-              need: int | None, procedural: bool, fetched: dict[str, str]) -> list[Scored]:
+              need: int | None, procedural: bool, fetched: dict[str, str],
+              kinds: frozenset[str] | None = None) -> list[Scored]:
     """Decode records and apply multipliers, best base score first, until no candidate left
     could enter the top `need` related (every candidate when need is None); returns them ranked.
+    With the touched files' `kinds`, a text match whose globs are for other kinds of file is
+    excluded (`other-files`) as its record is read.
     """
     lock = ctx.sources_lock
     done: list[Scored] = []
@@ -373,10 +377,17 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
         _load_records(scopes, batch)
         for item in batch:
             _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
+            if (kinds and item.excluded is None and not item.evidence.path_match
+                    and route.for_other_files(item.rec.memory.applies_to, kinds)):
+                item.excluded = "other-files"
+                item.detail = "its applies_to is for other kinds of file than the touched ones"
         done.extend(batch)
 
+    # Every candidate is multiplied here once, whether or not an exclusion check already read
+    # its record (a memory whose clause the query touches, one the query names): a loaded record
+    # says nothing about its score.
     if need is None:
-        rank_batch([s for s in scored if s.record is None])
+        rank_batch(list(scored))
     else:
         # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
         # near-duplicate group are ranked like the rest and counted once per group: a member
@@ -384,7 +395,7 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
         # member there (and the group stays resolved to its best member where it matters).
         # The `named` factor needs no record, so it is in the key, not in every bound.
         heap = [(-base[id(s)] * _named(s.evidence), s.scope_rank, s.key, n)
-                for n, s in enumerate(scored) if s.record is None and s.excluded is None]
+                for n, s in enumerate(scored) if s.excluded is None]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
@@ -397,7 +408,7 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
     done.sort(key=lambda s: order_key(s.score, s.scope_rank, s.rec.memory.id,
                                            s.evidence.path_match))
     _mark_duplicates(done)
-    _mark_unranked_duplicates(scored)
+    _mark_unranked_duplicates(scored, {id(s) for s in done})
     return done
 
 
@@ -415,14 +426,14 @@ def _one_per_group(done: list[Scored]) -> list[float]:
     return sorted([*scores, *best.values()], reverse=True)
 
 
-def _mark_unranked_duplicates(scored: list[Scored]) -> None:
-    """Unranked members of a group that already has a member: excluded as duplicates, so the
-    count of related memories is what full ranking gives (one per group). Which member is
-    kept only matters among the ranked ones, and those come first in `scored`'s ranked part."""
+def _mark_unranked_duplicates(scored: list[Scored], ranked: set[int]) -> None:
+    """Unranked members (not in `ranked`, by object id) of a group that already has a member:
+    excluded as duplicates, so the count of related memories is what full ranking gives (one
+    per group). Which member is kept only matters among the ranked ones."""
     kept = {(s.scope_rank, s.group) for s in scored
-            if s.record is not None and s.excluded is None and s.group is not None}
+            if id(s) in ranked and s.excluded is None and s.group is not None}
     for item in scored:
-        if item.record is None and item.excluded is None and item.group is not None:
+        if id(item) not in ranked and item.excluded is None and item.group is not None:
             slot = (item.scope_rank, item.group)
             if slot in kept:
                 item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"

@@ -185,13 +185,19 @@ def is_negated(ev: Evidence) -> bool:
     return (inside >= 2 and inside > len(outside)) or not outside
 
 
+# Where a clause stops saying what is excluded and starts saying why ("not for the internal
+# endpoints, which change freely"): the reason's words are not the task to recognise.
+_WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
+                  r"|\s[-\u2013\u2014]\s|\(")
+
+
 def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
     reminders" is said of "send an SMS reminder", however much else the memory shares with it."""
     asked = set(query)
     for clause in negations:
-        terms = {t for t in phrase_terms(clause) if not _COMPOUND.search(t)}
+        terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
         hits = len(terms & asked)
         if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
             return clause
@@ -306,6 +312,45 @@ def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:
         return False
     size = len(phrase) + 1
     return any(need.issubset(words[i:i + size]) for i in range(max(1, len(words) - size + 1)))
+
+
+# File kinds: extensions that name the same language (a `*.ts` rule is about `.tsx` files too).
+_KINDS = {"tsx": "ts", "mts": "ts", "cts": "ts", "jsx": "js", "mjs": "js", "cjs": "js",
+          "yml": "yaml", "mdx": "md", "markdown": "md", "pyi": "py", "htm": "html"}
+_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+
+
+def _kind(name: str) -> str | None:
+    """The file kind of a path or glob's last segment (its extension), or None without one."""
+    last = name.rsplit("/", 1)[-1]
+    if "." not in last.strip("."):
+        return None
+    ext = last.rsplit(".", 1)[1].lower()
+    if not ext or _GLOB_CHARS.search(ext):
+        return None
+    return _KINDS.get(ext, ext)
+
+
+def file_kinds(paths: Iterable[str]) -> frozenset[str] | None:
+    """The kinds of the touched files, or None when one has no extension (`Makefile`), which
+    then says nothing about what the task is not about."""
+    kinds = [_kind(p) for p in paths]
+    if not kinds or any(k is None for k in kinds):
+        return None
+    return frozenset(k for k in kinds if k is not None)
+
+
+def for_other_files(applies_to: Sequence[str], touched: frozenset[str] | None) -> bool:
+    """The memory's own globs are all for kinds of file the task does not touch: a pytest
+    rule (`tests/**/*.py`) while a React test (`Table.test.tsx`) is edited. Globs without an
+    extension (`e2e/**`) could cover anything, so they never say this."""
+    if not touched or not applies_to:
+        return False
+    from engram.discover import expand_braces  # only for memories with globs near the top
+
+    kinds = [_kind(alt) for glob in applies_to if not glob.startswith("!")
+             for alt in expand_braces(glob)]
+    return bool(kinds) and None not in kinds and touched.isdisjoint(kinds)
 
 
 class Lifecycled(Protocol):

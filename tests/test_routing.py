@@ -124,6 +124,64 @@ def test_a_query_sharing_one_word_with_the_clause_still_loads(workspace: Path) -
     assert pack_ids(workspace, "a simple static HTML page") == []
 
 
+def test_a_word_shared_with_a_clause_does_not_lose_the_memory_its_score(
+        workspace: Path) -> None:
+    # "develop" is in the Netlify rule's closing clause and in its body; the rule's id and tags
+    # name the task. It used to be left out of the ranking (score 0) for touching a clause.
+    root = workspace / ".engram"
+    put(root, "netlify.md", mem(
+        "netlify-official", tags=["netlify", "official"],
+        body="Deploy functions with netlify dev while you develop.\n\n"
+             "Do not use this when you need to develop an image pipeline.\n"))
+    for n in range(6):
+        put(root, f"other{n}.md", mem(f"other-{n}", body=f"Develop the integration {n} with "
+                                      "the official SDK during development."))
+    query = "Netlify development with the official integration"
+    assert pack_ids(workspace, query, "--limit", "3")[0] == "netlify-official"
+    _, rows = dry(workspace, query)
+    assert rows["netlify-official"]["multipliers"].startswith("medium0.9 ws1.1 named1.25")
+
+
+def test_a_clause_is_judged_on_what_it_excludes_not_on_why(workspace: Path) -> None:
+    # ", which change freely" says why; "the internal admin endpoints" is what is excluded.
+    root = workspace / ".engram"
+    put(root, "versioning.md", mem(
+        "api-versioning", tags=["api", "versioning"],
+        directive="Never make a breaking change to /api/v1; add the new shape under /api/v2.",
+        body="Deprecate old fields for a release before removing them.\n\n"
+             "This rule is not for the internal admin endpoints under `/internal/`, which "
+             "change freely.\n"))
+    put(root, "endpoint.md", mem("drf-endpoint", "skill", tags=["endpoint", "drf"],
+                                 triggers=["add an api endpoint"]))
+    query = "add an endpoint under /internal/ for the support team, breaking the old response"
+    assert pack_ids(workspace, query) == ["drf-endpoint"]
+    _, rows = dry(workspace, query)
+    assert rows["api-versioning"]["status"] == "excluded: negated"
+    assert "api-versioning" in pack_ids(workspace, "add a breaking change to the v1 api")
+
+
+def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
+    # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
+    # own globs say it is for Python files.
+    root = workspace / ".engram"
+    put(root, "pytest.md", mem("pytest-conventions", tags=["testing", "pytest"],
+                               triggers=["add a test"], applies_to=["app/**/tests/**/*.py"],
+                               directive="Backend tests use pytest with factories."))
+    put(root, "vitest.md", mem("frontend-testing", tags=["vitest"],
+                               applies_to=["frontend/src/**/*.test.{ts,tsx}"],
+                               directive="Frontend tests use Vitest and Testing Library."))
+    put(root, "state.md", mem("react-state", tags=["react"], body="Keep state local."))
+    tsx = "frontend/src/Table/Table.test.tsx"
+    assert pack_ids(workspace, "add a test for the empty state", "--path", tsx) == [
+        "frontend-testing", "react-state"]
+    _, rows = dry(workspace, "add a test for the empty state", "--path", tsx)
+    assert rows["pytest-conventions"]["status"] == "excluded: other-files"
+    # A Python file the globs do not cover is still Python: the rule stays.
+    py = "app/billing/api.py"
+    assert "pytest-conventions" in pack_ids(workspace, "add a test for the refund", "--path", py)
+    assert "pytest-conventions" in pack_ids(workspace, "add a test for the empty state")
+
+
 # -- near-duplicates ---------------------------------------------------------------------------
 LOG_BODY = ("Log one event per line as JSON with a message, a level and the request id. Never log "
             "secrets, tokens or personal data, and keep messages short and stable.")
