@@ -38,7 +38,8 @@ class Evidence:
     """What one memory shares with the query, before any scoring. Filled in as postings are
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
-    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name")
+    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
+                 "whole_name")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -48,10 +49,16 @@ class Evidence:
         self.strong = False  # an anchor hit the id or the tags
         self.common = False  # its one body-only anchor is in other memories too (see weak)
         self.rare_name = False  # a specific anchor hit the id or the tags
+        self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
 
     @property
     def anchors_matched(self) -> int:
         return len(self.tf)
+
+    @property
+    def in_naming_fields(self) -> bool:
+        """An anchor hit the id, tags or trigger phrases: the query may name the memory."""
+        return any(f in NAMING_FIELDS for fs in self.fields.values() for f in fs)
 
     @property
     def body_only(self) -> str | None:
@@ -212,7 +219,10 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     in the gate. A query whose every word some memory holds is about something the memories
     discuss, and the gate decides alone.
     """
-    return len(anchors) >= GATE_MIN_ANCHORS and not all(known(a) for a in anchors)
+    # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
+    # rarely written the same way twice, and its parts being known says the topic is.
+    return len(anchors) >= GATE_MIN_ANCHORS and not all(
+        known(a) for a in anchors if not _COMPOUND.search(a))
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
@@ -223,23 +233,22 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
     return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
 
 
-def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
+def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
-    words (rare in the corpus: a high IDF) where the memory states its topic.
+    words (rare in the corpus: a high IDF) where the memory states its topic (its id, tags,
+    triggers, summary or directive).
 
-    In a task of up to NAME_MAX_WORDS content words, one specific word in the memory's id, tags,
-    triggers, summary or directive is enough, or two specific words anywhere ("slot" and
-    "cancel" in the appointments rule's body). In a long description, one familiar word in a
-    field is an aside ("... in Python applications"): it takes two. Common words ("add",
-    "write", "set") are no evidence, however many fields hold them; neither are the words no
-    memory holds, which is why new nouns around a real match never empty a pack.
+    One such word is enough for a task; a `strict` query (a long description) needs two, as one
+    familiar word there is an aside ("... in Python applications"). Words met only in bodies are no evidence: a long body
+    meets many words by chance ("role" and "nginx" in a deployment guide for "write an Ansible
+    role"). Common words ("add", "write", "set") are none, however many fields hold them;
+    neither are the words no memory holds, which is why new nouns around a real match never
+    empty a pack.
     """
     if ev.path_match:
         return True
-    stated, anywhere = specific_hits(ev, specific)
-    if words > NAME_MAX_WORDS:
-        return stated >= 2
-    return stated >= 1 or anywhere >= 2
+    stated, _ = specific_hits(ev, specific)
+    return stated >= (2 if strict else 1)
 
 
 def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:

@@ -287,6 +287,57 @@ def test_a_path_match_survives_a_query_about_an_unknown_library(tmp_path: Path) 
     assert pack_ids(project, AUTH0, "--path", "dags/etl.py") == ["python-style"]
 
 
+def test_words_met_only_in_a_long_body_do_not_make_a_topic_known(workspace: Path) -> None:
+    # "Ansible" is in no memory. The deployment guide's long body happens to say "role" and
+    # "nginx": chance, not a topic, so the pack stays empty.
+    root = workspace / ".engram"
+    put(root, "deploy.md", mem(
+        "deployment-guide", tags=["deploy"], summary="How the service is deployed.",
+        body="Each server role runs behind nginx. Write the release notes, install the "
+             "package, restart the workers and watch the dashboards for ten minutes."))
+    for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination"]):
+        put(root, f"m{n}.md", mem(f"{topic}-rules", tags=[topic],
+                                  summary=f"How {topic} works in this service."))
+    assert ok(load(workspace, "write an Ansible role to install nginx")) == EMPTY
+    _, rows = dry(workspace, "write an Ansible role to install nginx")
+    assert rows["deployment-guide"]["status"] == "excluded: off-topic"
+    # Where the memory states the word, the topic is known ("deploy" is its tag).
+    assert pack_ids(workspace, "write an Ansible role to deploy the service") == [
+        "deployment-guide"]
+
+
+def test_a_hyphenated_compound_is_known_by_its_parts(workspace: Path) -> None:
+    # "human-readable" is written nowhere as one word, but "human" and "readable" are: the
+    # query is about what the memories discuss, not about something none of them knows.
+    root = workspace / ".engram"
+    put(root, "clean.md", mem("clean-code", tags=["clean", "code"],
+                              body="Write names that are human and readable; keep functions short."))
+    for n in range(8):
+        put(root, f"c{n}.md", mem(f"code-style-{n}", tags=["code"],
+                                  body=f"Write clean code in module {n}: keep it "
+                                       "maintainable and human readable."))
+    query = "Guidelines for writing clean, maintainable, and human-readable code"
+    assert "clean-code" in pack_ids(workspace, query)
+
+
+def test_a_query_holding_a_memory_name_whole_ranks_it_first(workspace: Path) -> None:
+    # "react" and "query" are common here, so no single word of react-query's name is
+    # specific; the prompt holds the whole name side by side, the surest sign of all.
+    root = workspace / ".engram"
+    put(root, "rq.md", mem("react-query", tags=["react", "query"],
+                           body="Cache keys are arrays; invalidate after a mutation."))
+    for n in range(5):
+        put(root, f"r{n}.md", mem(
+            f"react-stack-{n}", tags=["react"],
+            body=f"React development {n}: query the API through the integration layer, "
+                 "develop components, then query again in development."))
+    query = "Cursor rules for React development with React Query integration."
+    assert pack_ids(workspace, query, "--limit", "3")[0] == "react-query"
+    _, rows = dry(workspace, query)
+    assert "exact1.25" in rows["react-query"]["multipliers"]
+    assert "exact1.25" not in rows["react-stack-0"]["multipliers"]
+
+
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
     # Most of a chatty prompt is unknown to three memories: unknown words say little here.
     root = workspace / ".engram"
