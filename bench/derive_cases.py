@@ -58,10 +58,15 @@ def _sentences(body: str) -> list[str]:
     return [s.strip() for s in prose if 7 <= len(s.split()) <= 25 and not _CODEY.search(s)]
 
 
+def _strs(meta: dict[str, Any], key: str) -> list[str]:
+    value = meta.get(key) or []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
 def _field_terms(post: frontmatter.Post) -> set[str]:
     meta = post.metadata
-    text = " ".join([str(meta.get("id", "")), " ".join(meta.get("tags") or []),
-                     str(meta.get("summary") or ""), " ".join(meta.get("triggers") or []),
+    text = " ".join([str(meta.get("id", "")), " ".join(_strs(meta, "tags")),
+                     str(meta.get("summary") or ""), " ".join(_strs(meta, "triggers")),
                      str(meta.get("directive") or "")])
     return set(anchors(text))
 
@@ -80,7 +85,7 @@ def derive(folder: Path, folds: int, seed: int) -> list[tuple[dict[str, frontmat
             body_df[term] += 1
     out: list[tuple[dict[str, frontmatter.Post], list[dict[str, Any]]]] = []
     for fold in range(folds):
-        copies = {stem: frontmatter.Post(post.content, **dict(post.metadata))
+        copies = {stem: frontmatter.Post(post.content, None, **dict(post.metadata))
                   for stem, post in posts.items()}
         cases: list[dict[str, Any]] = []
         for stem in sorted(posts):
@@ -93,7 +98,7 @@ def derive(folder: Path, folds: int, seed: int) -> list[tuple[dict[str, frontmat
                 del meta["summary"]
                 cases.append({"category": "description-holdout", "query": summary,
                               "expect": [mid]})
-            triggers = list(meta.get("triggers") or [])
+            triggers = _strs(meta, "triggers")
             if len(triggers) >= 2:
                 pick = rng.choice(triggers)
                 meta["triggers"] = [t for t in triggers if t != pick]
@@ -125,7 +130,7 @@ def derive(folder: Path, folds: int, seed: int) -> list[tuple[dict[str, frontmat
                               "expect": [ids[stem], ids[other]]})
         for stem in sorted(posts):
             meta = posts[stem].metadata
-            needs = [d for d in meta.get("depends_on") or [] if d in ids.values()]
+            needs = [d for d in _strs(meta, "depends_on") if d in ids.values()]
             if fold == 0 and needs and meta.get("summary"):
                 cases.append({"category": "dependency-chain", "query": str(meta["summary"]),
                               "expect": [ids[stem], *needs], "depends_on": needs})

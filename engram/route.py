@@ -239,11 +239,11 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> boo
     triggers, summary or directive).
 
     One such word is enough for a task; a `strict` query (a long description) needs two, as one
-    familiar word there is an aside ("... in Python applications"). Words met only in bodies are no evidence: a long body
-    meets many words by chance ("role" and "nginx" in a deployment guide for "write an Ansible
-    role"). Common words ("add", "write", "set") are none, however many fields hold them;
-    neither are the words no memory holds, which is why new nouns around a real match never
-    empty a pack.
+    familiar word there is an aside ("... in Python applications"). Words met only in bodies
+    are no evidence: a long body meets many words by chance ("role" and "nginx" in a
+    deployment guide for "write an Ansible role"). Common words ("add", "write", "set") are
+    none, however many fields hold them; neither are the words no memory holds, which is why
+    new nouns around a real match never empty a pack.
     """
     if ev.path_match:
         return True

@@ -311,7 +311,7 @@ def test_a_hyphenated_compound_is_known_by_its_parts(workspace: Path) -> None:
     # query is about what the memories discuss, not about something none of them knows.
     root = workspace / ".engram"
     put(root, "clean.md", mem("clean-code", tags=["clean", "code"],
-                              body="Write names that are human and readable; keep functions short."))
+                              body="Write names that are human and readable."))
     for n in range(8):
         put(root, f"c{n}.md", mem(f"code-style-{n}", tags=["code"],
                                   body=f"Write clean code in module {n}: keep it "
