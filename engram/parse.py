@@ -518,11 +518,13 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     rendered = _trim_blank([(n, t) for n, t, state in body if state == "shown"])
     indexed = _trim_blank([(n, t) for n, t, state in body if state in ("shown", "context")])
     paragraph = _first_paragraph([t for _, t in rendered])
+    indexed_body = "\n".join(t for _, t in indexed)
     # Authors put "Do not use this for X" anywhere, often as a memory's last line.
+    paragraphs = (_prose_paragraphs([t for _, t in indexed])
+                  if _NEGATION_WORD.search(indexed_body) else ())
     negations = _unique(
         clause
-        for text in (values["summary"], values["directive"],
-                     *_prose_paragraphs([t for _, t in indexed]))
+        for text in (values["summary"], values["directive"], *paragraphs)
         if text
         for clause in negation_clauses(text)
     )
@@ -532,7 +534,7 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
         scope=scope,
         rel_path=rel_path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        indexed_body="\n".join(t for _, t in indexed),
+        indexed_body=indexed_body,
         first_sentence=_first_sentence(paragraph),
         negations=negations,
         unknown_keys=tuple(k for k in fields.values if k not in KNOWN_KEYS),
@@ -650,6 +652,9 @@ _SELF_SUBJECT = re.compile(
 )
 # "Should not be used for X" at the start of a sentence: the memory is the unspoken subject.
 _MODAL_START = re.compile(r"(?:should|must|shall|is|are)\s+", re.IGNORECASE)
+# A word every exclusion above contains: text without one (most of a body) is not split into
+# paragraphs and sentences to look for them.
+_NEGATION_WORD = re.compile(r"(?:\b(?:not|never|avoid|skip)|n['’]t)\b", re.IGNORECASE)
 # Only the words just before a marker decide; looking further back costs time, not accuracy.
 _PREFIX_WINDOW = 40
 
@@ -658,6 +663,8 @@ def negation_clauses(text: str) -> list[str]:
     """The author's exclusion clauses in `text` ("Do not use it for X"), each from its marker to
     the end of its sentence, line or semicolon, without the final punctuation."""
     clauses: list[str] = []
+    if not _NEGATION_WORD.search(text):
+        return clauses
     for line in text.splitlines():
         for sentence in _sentences(line):
             start = _clause_start(sentence)

@@ -20,7 +20,7 @@ from engram.model import Candidate, Finding, Memory, Pack, PackItem
 from engram.render import RELATED_MAX, Rendered, render_pack
 from engram.scopes import Context, Request, Scopes, allow_in_force, relative_paths, resolve
 from engram.tokenize import anchors as query_anchors
-from engram.tokenize import is_procedural, seed_stems, words
+from engram.tokenize import is_procedural
 
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -112,7 +112,6 @@ def _build_pack(ctx: Context, request: Request) -> Pack:
 
 def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                  final: bool = False) -> tuple[Pack, list[Memory]]:
-    _seed_stems(scopes, request.query)
     anchors = () if request.path_only else query_anchors(request.query)
     procedural = is_procedural(request.query)
     scored, selection = _select(ctx, scopes, request, anchors, procedural)
@@ -260,14 +259,6 @@ def _requires(memory: Memory, scopes: Scopes) -> tuple[str, ...]:
     return tuple(dep if scopes.exists(dep) else f"{dep} (missing)" for dep in memory.depends_on)
 
 
-def _seed_stems(scopes: Scopes, text: str) -> None:
-    """Stems the index already knows for the query's words: snowball is imported only for a
-    word no memory contains."""
-    surface = words(text)
-    for index in scopes.indexes:
-        seed_stems(index.stems(surface))
-
-
 def _fetch_pack(ctx: Context, scopes: Scopes, request: Request) -> Pack:
     warnings: list[str] = []
     wanted: list[_Wanted] = []
@@ -314,7 +305,6 @@ def search(request: Request, context: Context | None = None) -> list[Candidate]:
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        _seed_stems(scopes, request.query)
         anchors = query_anchors(request.query)
         touched = relative_paths(ctx, request.paths)
         if not anchors and not touched:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,20 +22,6 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("ENGRAM_HOME", str(home))
     monkeypatch.setenv("ENGRAM_TODAY", "2026-12-02")
     return home
-
-
-@pytest.fixture
-def own_stem_cache() -> Iterator[None]:
-    """Put this process's word -> stem cache back as it was after the test. A refresh records
-    the whole cache in its index (an engram process lives for one command); a test that
-    indexes a large real corpus in-process would make every later test's refresh write
-    thousands of stems it never saw."""
-    from engram.tokenize import stem_cache
-
-    before = dict(stem_cache())
-    yield
-    stem_cache().clear()
-    stem_cache().update(before)
 
 
 def write_memory(root: Path, rel: str, text: str) -> Path:

@@ -55,7 +55,7 @@ def load_while_held(runner: CliRunner, db: Path, *statements: str) -> Result:
 
 
 def tables(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
-    names = ("meta", "files", "memories", "postings", "stems", "bands")
+    names = ("meta", "files", "memories", "postings", "bands")
     return {name: sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
             for name in names}
 

@@ -152,7 +152,7 @@ def test_zero_match_passes_only_when_empty_and_recall_is_per_case() -> None:
 
 
 @pytest.mark.slow  # the development set, whole
-def test_the_development_set_does_not_regress(own_stem_cache: None) -> None:
+def test_the_development_set_does_not_regress() -> None:
     # The public development set (../shared/bench/dev): routing stays where it is (one
     # trigger-phrase case shares no word with its memory) and far above plain BM25.
     result = quality.run(dev_set() / "cases.json", baseline=True)
@@ -181,8 +181,7 @@ OUR_SET = Path(__file__).parent.parent / "bench" / "routing"
 
 
 @pytest.mark.slow  # our routing set, whole
-def test_our_routing_set_scores_at_least_what_docs_routing_md_says(
-        own_stem_cache: None) -> None:
+def test_our_routing_set_scores_at_least_what_docs_routing_md_says() -> None:
     # Our own set (bench/routing, hand-judged prompts): a floor under the figures in
     # docs/routing.md, so a routing change that loses them fails here first.
     result = quality.run(OUR_SET / "cases.json", baseline=True)

@@ -524,8 +524,7 @@ def test_bm25_leaves_out_a_memory_that_lost_its_id(workspace: Path) -> None:
 
 
 @pytest.mark.slow  # the development set, whole
-def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path,
-                                                               own_stem_cache: None) -> None:
+def test_pure_python_bm25_agrees_with_rank_bm25_on_the_dev_set(tmp_path: Path) -> None:
     # Every case query of the development set, over its 141 memories: the same score for every
     # memory as rank_bm25 gives the same weighted documents (exclusion clauses taken out).
     from engram.tokenize import anchors

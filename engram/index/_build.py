@@ -24,7 +24,6 @@ from engram.index import _blocks as blocks
 from engram.index import _schema as schema
 from engram.index._encoding import Prepared, prepare
 from engram.model import Memory, Problem
-from engram.tokenize import seed_stems, take_fresh
 
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
 JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge, several per worker
@@ -37,23 +36,23 @@ _Job = tuple[str, str, list[FileStat], int]
 _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes]]
 
 
-def _prepare_files(job: _Job) -> tuple[_Batch, dict[str, str]]:
+def _prepare_files(job: _Job) -> _Batch:
     """Parse and prepare some files, and build their posting blocks (in a worker process, or
-    in this one); also the stems computed on the way."""
+    in this one)."""
     from engram.safety.verdicts import judge_file
 
     root, scope, stats, first_key = job
     out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
     for key, stat in enumerate(stats, start=first_key):
-        memory, problems = _parse_file(Path(root), stat, scope)
+        memory, problems, raw = _parse_file(Path(root), stat, scope)
         prepared = None
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
-            prepared = prepared._replace(verdict=judge_file(Path(root) / stat.rel, memory))
+            prepared = prepared._replace(verdict=judge_file(raw, memory))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([problem_row(p) for p in problems])))
-    return (out, blocks.build(entries)), take_fresh()
+    return out, blocks.build(entries)
 
 
 @contextmanager
@@ -81,7 +80,7 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
     stay in this process)."""
     workers = min(os.cpu_count() or 1, 8)
     if len(stats) < PARALLEL_MIN or workers < 2:
-        yield _prepare_files((str(root), scope, stats, first_key))[0]
+        yield _prepare_files((str(root), scope, stats, first_key))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -100,16 +99,15 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
             running = deque(pool.submit(_prepare_files, job)
                             for job in itertools.islice(jobs, workers * AHEAD))
             while running:
-                batch, fresh = running.popleft().result()
+                batch = running.popleft().result()
                 for job in itertools.islice(jobs, 1):
                     running.append(pool.submit(_prepare_files, job))
-                seed_stems(fresh)  # so this process can record every stem in the index
                 yield batch
                 handed += len(batch[0])
     except (OSError, BrokenProcessPool, RuntimeError, ImportError):
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
-        yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))[0]
+        yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))
 
 
 def _start_worker() -> None:
@@ -133,19 +131,21 @@ def _die_with_parent() -> None:
             os._exit(1)
 
 
-def _parse_file(root: Path, stat: FileStat, scope: str) -> tuple[Memory | None, list[Problem]]:
+def _parse_file(root: Path, stat: FileStat, scope: str
+                ) -> tuple[Memory | None, list[Problem], bytes]:
+    """The file's memory (None when invalid), its problems, and the bytes both came from."""
     # The parser (and yaml behind it) is imported only when a file actually changed.
     from engram.parse import MAX_FILE_BYTES, parse_memory
 
     path = root / stat.rel
     if stat.size > MAX_FILE_BYTES:
         return None, [Problem(stat.rel, 1, "file", f"file is {stat.size} bytes, over the "
-                              f"{MAX_FILE_BYTES // 1024} KiB limit for a memory; skipped")]
+                              f"{MAX_FILE_BYTES // 1024} KiB limit for a memory; skipped")], b""
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")]
-    return parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel)
+        return None, [Problem(stat.rel, 1, "file", f"cannot read: {exc.strerror or exc}")], b""
+    return (*parse_memory(raw, display_path=stat.rel, scope=scope, rel_path=stat.rel), raw)
 
 
 # Fills a new, empty database with the whole scope (a full refresh); returns the walk's problems.

@@ -13,10 +13,10 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "17"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "18"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
-# paragraph of the body
+# paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap)
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
@@ -68,7 +68,6 @@ def create_tables(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS postings (term TEXT, lo INTEGER, hi INTEGER, crc INTEGER,
             entries BLOB);
         CREATE INDEX IF NOT EXISTS postings_term ON postings(term, lo);
-        CREATE TABLE IF NOT EXISTS stems (word TEXT PRIMARY KEY, stem TEXT) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS bands (band INTEGER, mem INTEGER);
         CREATE INDEX IF NOT EXISTS bands_band ON bands(band);
         CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
@@ -81,8 +80,9 @@ def create_tables(conn: sqlite3.Connection) -> None:
     if row is not None and row[0] != SCHEMA_VERSION:
         # Columns change between versions: drop the tables, not just their rows.
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
-                           " DROP TABLE stems; DROP TABLE meta; DROP TABLE IF EXISTS bands;"
-                           " DROP TABLE IF EXISTS near; DROP TABLE IF EXISTS verdicts;")
+                           " DROP TABLE IF EXISTS stems; DROP TABLE meta;"
+                           " DROP TABLE IF EXISTS bands; DROP TABLE IF EXISTS near;"
+                           " DROP TABLE IF EXISTS verdicts;")
         create_tables(conn)
 
 

@@ -62,7 +62,6 @@ from engram.index._types import (
 from engram.layers import layers as dependency_layers
 from engram.model import SCANNER_VERSION, Finding, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
-from engram.tokenize import stem_cache
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
@@ -154,7 +153,7 @@ class ScopeIndex:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig or not self._same_scanner()
             if full:
-                for table in ("files", "memories", "postings", "stems", "bands", "near"):
+                for table in ("files", "memories", "postings", "bands", "near"):
                     conn.execute(f"DELETE FROM {table}")
                 self._set_meta("doc_count", "0")
                 self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
@@ -180,10 +179,6 @@ class ScopeIndex:
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
-            # Word -> stem pairs seen while indexing: a warm query looks its words up here
-            # instead of importing snowball.
-            conn.executemany("INSERT OR IGNORE INTO stems VALUES (?,?)",
-                             sorted(stem_cache().items()))
             self._set_meta("ignore", ignore_sig)
             if full:
                 conn.execute("DELETE FROM verdicts WHERE scanner != ?", (SCANNER_VERSION,))
@@ -509,13 +504,6 @@ class ScopeIndex:
         if row is None:
             return None
         return tuple(Finding(kind, line, detail) for kind, line, detail in json.loads(row[0]))
-
-    def stems(self, words: Iterable[str]) -> dict[str, str]:
-        """Known stems of these words (recorded at index time)."""
-        wanted = sorted(set(words))[:500]
-        marks = ",".join("?" * len(wanted))
-        return dict(self.conn.execute(
-            f"SELECT word, stem FROM stems WHERE word IN ({marks})", wanted)) if wanted else {}
 
 
 def _record(key: int, data: str, depth: int, dup_group: str | None) -> Record:

@@ -9,7 +9,6 @@ is rescanned (engram.render). `safety.allow` is applied at print time, never sto
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from engram.hashing import sha256
 from engram.model import Finding, Memory
@@ -47,10 +46,7 @@ def encode(findings: tuple[Finding, ...]) -> str:
     return json.dumps([[f.kind, f.line, f.detail] for f in findings], ensure_ascii=False)
 
 
-def judge_file(path: Path, memory: Memory) -> tuple[str, str] | None:
-    """(sha256 of the bytes judged, encoded findings) for the index; None if unreadable."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return None
+def judge_file(raw: bytes, memory: Memory) -> tuple[str, str]:
+    """(sha256 of the bytes judged, encoded findings) for the index: the bytes the memory was
+    parsed from, read once."""
     return sha256(raw).hexdigest(), encode(judge(raw, memory))

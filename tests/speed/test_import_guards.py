@@ -3,7 +3,7 @@
 The warm read path (`load`, the hooks, an MCP tool call) imports no heavy library: checked with
 `python -X importtime` on a real process, so a stray top-level import anywhere on the path fails
 here (not a timing test). Also: the built-in digests that spare OpenSSL's start-up equal hashlib's,
-the private English stemmer equals snowballstemmer's, and the safety rules compile lazily.
+and the safety rules compile lazily.
 """
 
 from __future__ import annotations
@@ -150,20 +150,6 @@ def test_hook_modules_import_no_heavy_libraries() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
     assert proc.stdout.strip() == "[]"
-
-
-def test_private_stemmer_is_snowballs_english_stemmer() -> None:
-    from snowballstemmer.english_stemmer import EnglishStemmer
-
-    from engram.tokenize import _english_stemmer
-
-    reference = EnglishStemmer().stemWord
-    ours = _english_stemmer()
-    sample = ("deploying deployment deployed generously happiness running runs ran caresses "
-              "ponies ties caress cats feed agreed disabled matting mating meeting milling "
-              "messing meetings sky news innings proceed exceed succeed communism arsenal "
-              "generate generous universal university").split()
-    assert [ours(w) for w in sample] == [reference(w) for w in sample]
 
 
 def test_rules_compile_lazily_behind_gates() -> None:

@@ -99,7 +99,6 @@ def index_rows(root: Path) -> tuple[object, ...]:
         return tuple(tuple(conn.execute(q).fetchall()) for q in (
             "SELECT mem, id, rel, data, lengths, depth, dup_group, globs, signature FROM memories"
             " ORDER BY mem",
-            "SELECT word, stem FROM stems ORDER BY word",
             "SELECT rel, sha256, mem, problems FROM files ORDER BY rel")) + (
             tuple(posting_rows(conn)),)
     finally:
