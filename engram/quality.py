@@ -12,9 +12,8 @@ import statistics
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from engram.errors import EngramError
 from engram.model import Memory, Pack, PackItem
@@ -31,8 +30,7 @@ class QualityError(EngramError):
     """The cases file or the memories folder cannot be read as a routing benchmark."""
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(NamedTuple):
     id: str
     category: str
     query: str
@@ -54,8 +52,7 @@ class Case:
         return {*self.expect, *self.expect_any, *self.acceptable, *self.depends_on}
 
 
-@dataclass(frozen=True)
-class CaseResult:
+class CaseResult(NamedTuple):
     """One case's pack and verdicts; a verdict is None where the case does not judge it."""
 
     case: Case
@@ -85,8 +82,7 @@ class CaseResult:
                 and self.order_ok is not False)
 
 
-@dataclass(frozen=True)
-class Figures:
+class Figures(NamedTuple):
     """The figures of one category (or `overall`); None where no case judges that figure."""
 
     category: str
@@ -100,8 +96,7 @@ class Figures:
     body_precision: float | None = None  # relevant bodies / bodies, over cases that judge them
 
 
-@dataclass(frozen=True)
-class QualityResult:
+class QualityResult(NamedTuple):
     scorer: str  # ENGRAM | BM25
     limit: int
     memory_count: int
@@ -116,8 +111,7 @@ class QualityResult:
         return tuple(c for c in self.cases if not c.passed)
 
 
-@dataclass(frozen=True)
-class QualityReport:
+class QualityReport(NamedTuple):
     engram: QualityResult
     baseline: QualityResult | None = None
     cases_path: str = ""
@@ -440,7 +434,7 @@ def to_json(report: QualityReport) -> str:
     def result_doc(result: QualityResult) -> dict[str, Any]:
         return {
             "scorer": result.scorer, "limit": result.limit, "memories": result.memory_count,
-            "figures": [vars(f) for f in result.figures],
+            "figures": [f._asdict() for f in result.figures],
             "cases": [{"id": r.case.id, "category": r.case.category, "passed": r.passed,
                        "pack": list(r.pack), "tokens": r.tokens, "recall": r.recall,
                        "any": r.any_ok, "forbidden": list(r.forbidden), "empty": r.empty_ok,
