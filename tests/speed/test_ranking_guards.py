@@ -203,7 +203,7 @@ def test_pool_bound_is_never_below_a_members_real_score(workspace: Path) -> None
             while pool.taken < len(pool.keys):
                 bound = pool.bound()
                 rest = pool.keys[pool.taken:]
-                assert all(real[k] * rank._named(e) <= bound for k in rest)
+                assert all(real[k] * rank._named_bound(e) <= bound for k in rest)
                 assert pool.take().bm25 == real[rest[0]]
     finally:
         scopes.close()
