@@ -44,9 +44,9 @@ def memories(root: Path) -> list[tuple[bytes, Memory]]:
     listing, _ = walk(root)
     out = []
     for entry in listing:
-        memory, _ = _parse_file(root, FileStat(*entry), "project")
+        memory, _, raw = _parse_file(root, FileStat(*entry), "project")
         if memory is not None:
-            out.append(((root / entry[0]).read_bytes(), memory))
+            out.append((raw, memory))
     return out
 
 

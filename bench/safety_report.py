@@ -3,7 +3,7 @@ withholds that it should print, per family. docs/safety.md quotes its output.
 
     python bench/safety_report.py                  # every part
     python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
-                                                   # heldout3, memories
+                                                   # heldout3, heldout4, memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
     python bench/safety_report.py --outside DIR... # only: scan every *.md/*.rst/*.txt/*.py under
                                                    # 200 kB in DIRs as a memory (false positives
@@ -39,7 +39,7 @@ from engram.safety import KINDS, scan  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "safety"
-PARTS = ("tuning", "heldout", "heldout2", "heldout3")
+PARTS = ("tuning", "heldout", "heldout2", "heldout3", "heldout4")
 DEV_SET = Path(os.environ.get("ENGRAM_DEV_SET") or ROOT.parent / "shared" / "bench" / "dev")
 
 
