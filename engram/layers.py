@@ -58,16 +58,19 @@ def components(deps: Deps) -> list[list[str]]:
     return found
 
 
-def layers(deps: Deps, levels: Mapping[str, int]) -> dict[str, int]:
-    """The layer of every memory in `deps` (see the module docstring)."""
-    layer: dict[str, int] = {}
+def layers(deps: Deps, levels: Mapping[str, int],
+           fixed: Mapping[str, int] | None = None) -> dict[str, int]:
+    """The layer of every memory in `deps` (see the module docstring). `fixed` holds the known
+    layers of prerequisites that are not keys of `deps`: a part of the graph closed under
+    dependents is recomputed alone, the rest of it read from `fixed`."""
+    layer: dict[str, int] = dict(fixed or {})
     for members in components(deps):
         inside = set(members)
         below = [layer[p] + 1 for m in members for p in deps[m] if p in layer and p not in inside]
         value = max([*(levels.get(m, 0) or 0 for m in members), *below])
         for m in members:
             layer[m] = value
-    return layer
+    return {m: layer[m] for m in deps} if fixed else layer
 
 
 def cycles(deps: Deps) -> list[tuple[str, ...]]:

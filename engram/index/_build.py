@@ -13,7 +13,7 @@ import os
 import sqlite3
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
@@ -30,8 +30,9 @@ JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge, s
 AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
 # index never holds more than a few thousand files' results at once
 
-# (root, scope, files, key of the first file): the i-th file's memory gets key first + i.
-_Job = tuple[str, str, list[FileStat], int]
+# (root, scope, files, key of the first file, rel -> sha256 of bytes the index holds a verdict
+# on): the i-th file's memory gets key first + i.
+_Job = tuple[str, str, list[FileStat], int, dict[str, str]]
 # Per file: its stat, key, prepared memory (None when invalid) and problems (as JSON).
 _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes]]
 
@@ -39,9 +40,7 @@ _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes
 def _prepare_files(job: _Job) -> _Batch:
     """Parse and prepare some files, and build their posting blocks (in a worker process, or
     in this one)."""
-    from engram.safety.verdicts import judge_file
-
-    root, scope, stats, first_key = job
+    root, scope, stats, first_key, judged = job
     out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
     for key, stat in enumerate(stats, start=first_key):
@@ -49,7 +48,10 @@ def _prepare_files(job: _Job) -> _Batch:
         prepared = None
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
-            prepared = prepared._replace(verdict=judge_file(raw, memory))
+            if judged.get(stat.rel) != prepared.sha256:  # else the stored verdict stands
+                from engram.safety.verdicts import judge_file
+
+                prepared = prepared._replace(verdict=judge_file(raw, memory))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([problem_row(p) for p in problems])))
     return out, blocks.build(entries)
@@ -73,14 +75,21 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
-                 ) -> Iterator[_Batch]:
+def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int,
+                judged: Mapping[str, str] | None = None) -> Iterator[_Batch]:
     """Every file parsed and prepared, in order, in batches with their posting blocks; a cold
     index of many files uses every core (parsing and tokenizing are the cost; SQLite writes
-    stay in this process)."""
+    stay in this process). A file whose bytes still have the sha256 `judged` gives for it is
+    not safety-scanned again: the index holds the verdict on those bytes."""
     workers = min(os.cpu_count() or 1, 8)
+    judged = judged or {}
+
+    def make_job(files: list[FileStat], first: int) -> _Job:
+        return (str(root), scope, files, first, {f.rel: judged[f.rel] for f in files
+                                                 if f.rel in judged})
+
     if len(stats) < PARALLEL_MIN or workers < 2:
-        yield _prepare_files((str(root), scope, stats, first_key))
+        yield _prepare_files(make_job(stats, first_key))
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -88,8 +97,7 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     size = max(JOB_FILES[0], min(JOB_FILES[1], len(stats) // (workers * 4)))
-    jobs = ((str(root), scope, stats[i:i + size], first_key + i)
-            for i in range(0, len(stats), size))
+    jobs = (make_job(stats[i:i + size], first_key + i) for i in range(0, len(stats), size))
     handed = 0
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
@@ -107,7 +115,7 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
     except (OSError, BrokenProcessPool, RuntimeError, ImportError):
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
-        yield _prepare_files((str(root), scope, stats[handed:], first_key + handed))
+        yield _prepare_files(make_job(stats[handed:], first_key + handed))
 
 
 def _start_worker() -> None:

@@ -53,9 +53,25 @@ def similarity(a: Sequence[int], b: Sequence[int]) -> float:
     """Bottom-k estimate of the Jaccard similarity of the two shingle sets."""
     if not a or not b:
         return 0.0
-    sa, sb = set(a), set(b)
-    union = sorted(sa | sb)[:SKETCH_SIZE]
-    return sum(1 for h in union if h in sa and h in sb) / len(union)
+    sa = set(a)
+    both = sa.intersection(b)
+    if not both:
+        return 0.0
+    union = sorted(sa.union(b))[:SKETCH_SIZE]
+    return len(both.intersection(union)) / len(union)
+
+
+def alike(a: set[int], b: set[int]) -> bool:
+    """Whether two sketches (as sets) are near-duplicates: `similarity` >= THRESHOLD. Most pairs
+    sharing a bucket are not, and the hashes they share already bound the estimate from above,
+    so most are told apart without sorting."""
+    if not a or not b:
+        return False
+    both = a & b
+    if len(both) / min(SKETCH_SIZE, len(a) + len(b) - len(both)) < THRESHOLD:
+        return False
+    union = sorted(a | b)[:SKETCH_SIZE]
+    return len(both.intersection(union)) / len(union) >= THRESHOLD
 
 
 def pairs(buckets: Iterable[Sequence[K]], signatures: Mapping[K, Sequence[int]]
@@ -67,11 +83,13 @@ def pairs(buckets: Iterable[Sequence[K]], signatures: Mapping[K, Sequence[int]]
         if len(members) < 2 or len(members) > MAX_BUCKET:
             continue
         ordered = sorted(members)
+        sets = [set(signatures[m]) for m in ordered]  # per bucket: 100k sets would not fit
         for i, a in enumerate(ordered):
-            for b in ordered[i + 1:]:
+            for j in range(i + 1, len(ordered)):
+                b = ordered[j]
                 if (a, b) not in seen:
                     seen.add((a, b))
-                    if similarity(signatures[a], signatures[b]) >= THRESHOLD:
+                    if alike(sets[i], sets[j]):
                         found.add((a, b))
     return found
 
@@ -236,8 +254,8 @@ def reassign(conn: sqlite3.Connection, new_keys: Collection[int],
                 candidates.update(members[band])
         candidates.discard(key)
         rows.load([key, *candidates], signatures=True)
-        mine = rows.signature[key]
-        now = {m for m in candidates if similarity(mine, rows.signature[m]) >= THRESHOLD}
+        mine = set(rows.signature[key])
+        now = {m for m in candidates if alike(mine, set(rows.signature[m]))}
         before = rows.mates(key)
         for gone in before - now:
             conn.execute("DELETE FROM near WHERE (mem=? AND mate=?) OR (mem=? AND mate=?)",

@@ -6,6 +6,7 @@ Private to engram.index: readers get `FieldCounts` and `Posting` values, never a
 
 from __future__ import annotations
 
+import functools
 import json
 from array import array
 from collections import Counter
@@ -139,6 +140,12 @@ class Prepared(NamedTuple):
     verdict: tuple[str, str] | None = None
 
 
+@functools.lru_cache(maxsize=1024)
+def _globs_json(applies_to: tuple[str, ...]) -> str:
+    # Rule collections repeat a few glob lists (`**/*.ts`) across hundreds of memories.
+    return json.dumps(compile_globs(applies_to)) if applies_to else "[]"
+
+
 def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
     """The memory prepared, with its (term, packed per-field counts) postings in first-seen
     order, packed field lengths and default-weighted length (what BM25 reads directly)."""
@@ -152,10 +159,9 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
     lengths = [len(per_field[name]) for name in FIELDS]
     dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
     signature = body_signature(memory.indexed_body)
-    globs = compile_globs(memory.applies_to) if memory.applies_to else []
     # Terms are words: never a line break inside one (and a third shorter than JSON).
     columns = (memory.id, memory.rel_path, memory_to_json(memory), memory_head(memory),
-               json.dumps(lengths), json.dumps(globs), json.dumps(signature),
+               json.dumps(lengths), _globs_json(memory.applies_to), json.dumps(signature),
                int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
                memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
                "\n".join(sorted(packed)))

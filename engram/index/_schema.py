@@ -13,10 +13,11 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "18"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "19"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
-# paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap)
+# paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap); 19:
+# `requires`, each memory's prerequisites by name
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
@@ -73,6 +74,10 @@ def create_tables(conn: sqlite3.Connection) -> None:
         CREATE INDEX IF NOT EXISTS bands_mem ON bands(mem);
         CREATE TABLE IF NOT EXISTS near (mem INTEGER, mate INTEGER);
         CREATE INDEX IF NOT EXISTS near_mem ON near(mem);
+        -- Who names an id in `depends_on`: an edit redoes the layers of its dependents only.
+        CREATE TABLE IF NOT EXISTS requires (prereq TEXT, mem INTEGER,
+            PRIMARY KEY (prereq, mem)) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS requires_mem ON requires(mem);
         CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT PRIMARY KEY, scanner TEXT,
             findings TEXT) WITHOUT ROWID;
     """)
@@ -82,7 +87,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
         conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
                            " DROP TABLE IF EXISTS stems; DROP TABLE meta;"
                            " DROP TABLE IF EXISTS bands; DROP TABLE IF EXISTS near;"
-                           " DROP TABLE IF EXISTS verdicts;")
+                           " DROP TABLE IF EXISTS verdicts; DROP TABLE IF EXISTS requires;")
         create_tables(conn)
 
 

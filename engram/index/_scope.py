@@ -144,7 +144,9 @@ class ScopeIndex:
         listing = f"{len(stats)}:{listing_signature(stats)}"
         if not force and known == listing and self._same_setup(ignore_sig):
             return False  # same files, sizes and mtimes as at the last refresh: nothing to do
-        if not force and not self._diff(stats, ignore_sig):
+        seen = self._data_version()
+        found = None if force else self._diff(stats, ignore_sig)
+        if found is not None and not found[0] and not found[1]:
             self._remember_listing(listing)
             return False
         conn = self.conn
@@ -152,14 +154,20 @@ class ScopeIndex:
         try:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig or not self._same_scanner()
+            # The bytes of each file the index holds a verdict on: a file still holding them is
+            # not scanned again, even by a full re-index (`graph --rebuild`, `check`).
+            judged = self._judged() if full else {}
             if full:
-                for table in ("files", "memories", "postings", "bands", "near"):
+                for table in ("files", "memories", "postings", "bands", "near", "requires"):
                     conn.execute(f"DELETE FROM {table}")
                 self._set_meta("doc_count", "0")
                 self._set_meta("field_totals", json.dumps([0] * len(FIELDS)))
             self._delta = Delta(full=full, totals=self.field_totals(),
                                  count=self.doc_count())
-            changed, removed = self._changes(stats)
+            # The changes found before the lock still hold unless another connection committed
+            # since (reading every file row again costs as much as the walk's stats).
+            changed, removed = found if found is not None and not full \
+                and self._data_version() == seen else self._changes(stats)
             if not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
                 return False
@@ -175,7 +183,7 @@ class ScopeIndex:
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
             with collector_paused() if bulk else nullcontext():
-                self._apply(changed, removed)
+                self._apply(changed, removed, judged)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
@@ -212,11 +220,13 @@ class ScopeIndex:
         with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
             self._set_meta("listing", listing)
 
-    def _diff(self, stats: Listing, ignore_sig: str) -> bool:
-        if not self._same_setup(ignore_sig):
-            return True
-        changed, removed = self._changes(stats)
-        return bool(changed or removed)
+    def _diff(self, stats: Listing, ignore_sig: str) -> tuple[list[FileStat], list[str]] | None:
+        """The changed and removed files; None when everything must be re-indexed."""
+        return self._changes(stats) if self._same_setup(ignore_sig) else None
+
+    def _data_version(self) -> int:
+        """Changes when another connection commits to the index file."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _changes(self, stats: Listing) -> tuple[list[FileStat], list[str]]:
         known = {rel: (m, s) for rel, m, s in
@@ -226,15 +236,24 @@ class ScopeIndex:
                          if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
-    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
+    def _judged(self) -> dict[str, str]:
+        """rel -> sha256 of every file whose bytes have a verdict from the current rules."""
+        return dict(self.conn.execute(
+            "SELECT f.rel, f.sha256 FROM files f JOIN verdicts v ON v.sha256 = f.sha256"
+            " WHERE v.scanner = ?", (SCANNER_VERSION,)))
+
+    def _apply(self, changed: list[FileStat], removed: list[str],
+               judged: dict[str, str]) -> None:
         conn = self.conn
         ignore = IgnoreRules(self.root)
-        for rel in removed:
-            self._drop(rel)
+        released = {self._drop(rel) for rel in removed}  # the bytes those files held
         wanted: list[FileStat] = []
         for stat in changed:
             if not self._delta.full:  # a full refresh starts from empty tables
-                self._drop(stat.rel)
+                held = self._drop(stat.rel)
+                released.add(held)
+                if held and self.verdict(held) is not None:  # touched, perhaps not changed
+                    judged[stat.rel] = held
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -243,7 +262,7 @@ class ScopeIndex:
         first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
-        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key, judged):
             stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
             self._store(stored)
             conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
@@ -254,8 +273,13 @@ class ScopeIndex:
             if writer.full():
                 self._write_blocks(writer.take())
         self._write_blocks(writer.take())
-        if removed or not self._delta.full:  # verdicts on bytes no file holds any more
+        # Verdicts on bytes no file holds any more: after an edit only the old bytes' can be.
+        if self._delta.full:
             conn.execute("DELETE FROM verdicts WHERE sha256 NOT IN (SELECT sha256 FROM files)")
+        else:
+            conn.executemany("DELETE FROM verdicts WHERE sha256=? AND NOT EXISTS"
+                             " (SELECT 1 FROM files WHERE files.sha256=verdicts.sha256)",
+                             ((sha,) for sha in sorted(released) if sha))
         self._set_meta("version", SCHEMA_VERSION)
 
     def _write_blocks(self, rows: list[blocks.Row]) -> None:
@@ -280,8 +304,9 @@ class ScopeIndex:
                     conn.execute("DELETE FROM postings WHERE rowid=?", (rowid,))
                 break
 
-    def _drop(self, rel: str) -> None:
-        row = self.conn.execute("SELECT mem FROM files WHERE rel=?", (rel,)).fetchone()
+    def _drop(self, rel: str) -> str:
+        """Take a file and its memory out of the index; the sha256 it held ("" if none)."""
+        row = self.conn.execute("SELECT mem, sha256 FROM files WHERE rel=?", (rel,)).fetchone()
         if row and row[0] is not None:
             old = self.conn.execute("SELECT id, head, lengths, depth, dup_group, terms FROM"
                                     " memories WHERE mem=?", (row[0],)).fetchone()
@@ -289,8 +314,10 @@ class ScopeIndex:
                 self._delta.forget(rel, old[:5])
                 self._remove_postings(int(row[0]), old[5].split("\n") if old[5] else [])
             self._delta.dropped[row[0]] = forget(self.conn, row[0])
+            self.conn.execute("DELETE FROM requires WHERE mem=?", (row[0],))
             self.conn.execute("DELETE FROM memories WHERE mem=?", (row[0],))
         self.conn.execute("DELETE FROM files WHERE rel=?", (rel,))
+        return str(row[1] or "") if row else ""
 
     def _store(self, stored: list[tuple[int, Prepared]]) -> None:
         conn = self.conn
@@ -299,6 +326,8 @@ class ScopeIndex:
             " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
             " depth, dup_group, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
             ((key, *prepared.columns) for key, prepared in stored))
+        conn.executemany("INSERT INTO requires VALUES (?,?)", (
+            (prereq, key) for key, prepared in stored for prereq in set(prepared.depends_on)))
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
@@ -334,26 +363,45 @@ class ScopeIndex:
                          + WINNER_SQL.format(outer="memories") + ") WHERE id=?",
                          ((mid,) for mid in sorted(delta.ids)))
         if delta.structure:
-            self._recompute_depths()
+            self._recompute_depths(delta.ids)
         reassign(conn, delta.new_keys, delta.dropped, delta.ids)
 
-    def _recompute_depths(self) -> None:
+    def _recompute_depths(self, changed: Collection[str]) -> None:
+        """Redo the layers an edit can move: those of the changed ids and of every memory that
+        requires one of them, directly or through others. Everything else keeps its stored
+        layer, which is all the recomputed part needs of it."""
         conn = self.conn
-        rows = conn.execute("SELECT mem, id, head, depth FROM memories WHERE active=1").fetchall()
+        # A duplicate-id loser has no layer: depth 0, as a full build leaves it.
+        conn.executemany("UPDATE memories SET depth=0 WHERE id=? AND active=0 AND depth!=0",
+                         ((mid,) for mid in sorted(changed)))
+        rows: dict[str, tuple[int, str, int]] = {}  # id -> (key, head, stored depth)
+        done: set[str] = set()
+        names = sorted(set(changed))
+        while names:  # breadth first along `requires`, from prerequisite to dependent
+            done.update(names)
+            for start in range(0, len(names), 250):
+                chunk = names[start:start + 250]
+                marks = ",".join("?" * len(chunk))
+                for key, mid, head, depth in conn.execute(
+                        "SELECT mem, id, head, depth FROM memories WHERE active=1 AND id IN"
+                        f" ({marks}) UNION ALL SELECT m.mem, m.id, m.head, m.depth FROM requires"
+                        f" r JOIN memories m ON m.mem=r.mem WHERE r.prereq IN ({marks})"
+                        " AND m.active=1", chunk + chunk):
+                    rows[mid] = (key, head, depth)
+            names = sorted(set(rows) - done)
         deps: dict[str, tuple[str, ...]] = {}
         levels: dict[str, int] = {}
-        keys: dict[str, int] = {}
-        old: dict[str, int] = {}
         dep_at, level_at = HEAD_FIELDS.index("depends_on"), HEAD_FIELDS.index("level")
-        for key, mid, head, depth in rows:
+        for mid, (_, head, _) in rows.items():
             values = json.loads(head)  # the head, not the full record
             deps[mid] = tuple(values[dep_at])
             levels[mid] = values[level_at] or 0
-            keys[mid] = key
-            old[mid] = depth
-        depths = dependency_layers(deps, levels)
-        conn.executemany("UPDATE memories SET depth=? WHERE mem=?",
-                         ((depths[mid], keys[mid]) for mid in keys if depths[mid] != old[mid]))
+        outside = {p for prereqs in deps.values() for p in prereqs if p not in deps}
+        fixed = dict(self._rows_in("SELECT id, depth FROM memories WHERE active=1"
+                                   " AND id IN ({marks})", outside))
+        depths = dependency_layers(deps, levels, fixed)
+        conn.executemany("UPDATE memories SET depth=? WHERE mem=?", sorted(
+            (depths[mid], key) for mid, (key, _, depth) in rows.items() if depths[mid] != depth))
 
     # -- reading -------------------------------------------------------------------------------
     def meta(self, key: str) -> str | None:

@@ -60,6 +60,22 @@ def variant(rng: random.Random, base: Sequence[str], changes: int) -> str:
     return " ".join(words)
 
 
+def test_the_quick_verdict_on_a_pair_is_the_similarity_threshold() -> None:
+    """`alike` skips sorting where the shared hashes already rule a pair out: it must say
+    exactly what comparing `similarity` with THRESHOLD says, at every overlap and length."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(4000):
+        pool = rng.sample(range(1 << 32), 64)
+        keep = rng.randint(0, dedupe.SKETCH_SIZE)
+        a = sorted(pool[:rng.randint(0, dedupe.SKETCH_SIZE)])
+        b = sorted(set(a[:keep]) | set(pool[32:32 + rng.randint(0, dedupe.SKETCH_SIZE - keep)]))
+        expected = dedupe.similarity(a, b) >= dedupe.THRESHOLD
+        assert dedupe.alike(set(a), set(b)) == expected, (a, b)
+        checked += expected
+    assert checked > 100  # both answers were exercised
+
+
 def test_a_family_of_look_alikes_is_one_group(workspace: Path) -> None:
     root = workspace / ".engram"
     base = WORDS[:120]
@@ -146,14 +162,14 @@ def test_an_edit_looks_only_at_the_edited_memorys_neighbourhood(
     assert len(reported(before)) > 400  # most of the chain is grouped, in many small stars
 
     calls = 0
-    real = dedupe.similarity
+    real = dedupe.alike
 
-    def counted(a: Sequence[int], b: Sequence[int]) -> float:
+    def counted(a: set[int], b: set[int]) -> bool:
         nonlocal calls
         calls += 1
         return real(a, b)
 
-    monkeypatch.setattr(dedupe, "similarity", counted)
+    monkeypatch.setattr(dedupe, "alike", counted)
     index = ScopeIndex.open(root, WORKSPACE)
     try:
         mates = max(n for (n,) in index.conn.execute(
@@ -168,7 +184,7 @@ def test_an_edit_looks_only_at_the_edited_memorys_neighbourhood(
     finally:
         index.close()
     assert 0 < calls <= dedupe.BAND_KEYS * mates < 600
-    monkeypatch.setattr(dedupe, "similarity", real)
+    monkeypatch.setattr(dedupe, "alike", real)
     names, scratch = stored(root)
     assert reported(names) == scratch
 
