@@ -383,14 +383,30 @@ for _index, (_anchors, _, _) in enumerate(_RULES):
 _HIJACK_WORDS = frozenset().union(*(opens for opens, _, _, _, _ in _HIJACK_RULES))
 
 
+def _whole_words(anchor: str) -> tuple[str, ...]:
+    """The words an anchor holds whole (a space after them): "your system" holds "your", and
+    matches only in a memory whose words include it. Every rule opens on `\b`, so a word of the
+    anchor is a word of the text."""
+    if not all(c.isalpha() or c == " " for c in anchor):
+        return ()
+    tokens = anchor.split()
+    return tuple(tokens if anchor.endswith(" ") else tokens[:-1])
+
+
+# Anchors by the words they hold whole: a set look-up rules most of them out before the
+# substring search of the whole memory.
+_ANCHOR_WORDS = tuple((anchor, _whole_words(anchor), indices)
+                      for anchor, indices in _BY_ANCHOR.items())
+
+
 def possible_rules(text: str, words: frozenset[str] | None = None) -> frozenset[int]:
     """The rules that match anywhere in `text` (a memory's lines joined): each line's match is
     a match in the joined text, so only these need searching line by line. `words` are the
     text's runs of a-z, when the caller has them."""
-    anchored = {index for anchor, indices in _BY_ANCHOR.items() if anchor in text
-                for index in indices}
     if words is None:
         words = frozenset(_WORD_RE.findall(text))
+    anchored = {index for anchor, whole, indices in _ANCHOR_WORDS
+                if all(w in words for w in whole) and anchor in text for index in indices}
     if not _HIJACK_WORDS.isdisjoint(words):
         anchored.update(
             _HIJACK_BASE + i for i, (opens, needs, _, _, _) in enumerate(_HIJACK_RULES)
