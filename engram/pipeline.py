@@ -145,7 +145,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     in_pack = {i.memory.id for i in printed.items}
     excluded_all = sorted({(c.memory.id, c.excluded) for c in candidates
                            if c.excluded and c.memory.id not in in_pack} | set(printed.excluded))
-    ranked = [s for s in related if s.record is not None]
+    ranked = [s for s in related if s.ranked]
     pack = Pack(
         query=request.query, anchors=anchors, items=printed.items,
         related_total=len(related) + selection.pulled_in,
@@ -172,7 +172,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         scored = rank.score(ctx, scopes, anchors, touched, procedural, request.gate,
                             request.path_only, need) if (anchors or touched) else []
         related = [s for s in scored if s.excluded is None]
-        ranked = [s for s in related if s.record is not None]
+        ranked = [s for s in related if s.ranked]
         routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.loose)
                   for s in ranked]
         if request.all:
@@ -194,7 +194,7 @@ def _candidates(scopes: Scopes, scored: list[rank.Scored], selection: expand.Sel
     cut_ids = {r.memory.id for r in selection.cut}
     candidates: list[Candidate] = []
     for s in scored:
-        if s.record is None:
+        if s.record is None or (s.excluded is None and not s.ranked):
             continue  # never ranked: below everything that can be shown
         mid = s.rec.memory.id
         layer = scopes.layer_label(s.scope_rank)

@@ -21,7 +21,7 @@ from engram import route
 from engram.errors import EngramError
 from engram.index import FIELDS, Posting, Record, Restriction
 from engram.model import WORKSPACE as WORKSPACE_SCOPE
-from engram.model import Candidate
+from engram.model import Candidate, Memory
 from engram.scopes import Context, Scopes
 from engram.stale import SourcesLock
 from engram.tokenize import tokens
@@ -146,7 +146,7 @@ class Scored:
     stage, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("scope_rank", "key", "evidence", "bm25", "record", "multipliers", "score",
-                 "stale", "excluded", "detail", "group", "loose")
+                 "stale", "excluded", "detail", "group", "loose", "ranked")
 
     def __init__(self, scope_rank: int, key: int, evidence: route.Evidence, bm25: float = 0.0,
                  record: Record | None = None, group: str | None = None) -> None:
@@ -162,6 +162,8 @@ class Scored:
         self.excluded: str | None = None
         self.detail = ""
         self.loose = False  # related, printed only as a card (`route.loose`)
+        # Multiplied and placed: a record read early (by the clause or topic checks) is not.
+        self.ranked = False
 
     @property
     def rec(self) -> Record:
@@ -263,14 +265,17 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
         _exclude_named_clauses(scopes, scored, anchors)
     if gate and anchors and not path_only and route.judges_topic(
             anchors, lambda t: doc_freq[t] > 0):
-        _exclude_off_topic(scopes, scored, anchors, specific)
+        strict = route.content_words(anchors) > route.NAME_MAX_WORDS
+        _exclude_off_topic(scopes, scored, anchors, specific, strict)
     top_bm25 = max((s.bm25 for s in scored), default=0.0)
     for aside in weak:
         top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
     bonus = top_bm25 if top_bm25 > 0 else 1.0
     fetched = fetch_history(ctx)
     base = {id(s): s.bm25 + (bonus if s.evidence.path_match else 0.0) for s in scored}
-    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched)
+    kinds = route.file_kinds(touched) if anchors and not path_only else None
+    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched, kinds,
+                       lambda memory: route.names_itself(memory, anchors, specific))
     # Which related memories print only as cards: judged on the few that can be shown, and
     # never the best match, which is the pack's answer however thin its evidence.
     related = [s for s in ranked if s.excluded is None]
@@ -351,20 +356,34 @@ def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
 
 
 def _named(evidence: route.Evidence) -> float:
-    """The `named` factor: strong evidence (an id or tag hit, or a touched file) gets it, and
-    the `exact` factor on top for a touched file or an id or tag word few memories hold."""
-    named = NAMED[1] if evidence.strong or evidence.path_match else 1.0
+    """The `named` factor: strong evidence (an id or tag hit, a touched file, or the query
+    holding one of the memory's names whole) gets it, and the `exact` factor on top for a
+    touched file, an id or tag word few memories hold, or a whole name."""
+    named = (NAMED[1] if evidence.strong or evidence.path_match or evidence.whole_name
+             else 1.0)
     return named * EXACT[1] if _exact(evidence) else named
 
 
 def _exact(evidence: route.Evidence) -> bool:
-    return evidence.path_match or evidence.rare_name
+    return evidence.path_match or evidence.rare_name or evidence.whole_name
+
+
+def _named_bound(evidence: route.Evidence) -> float:
+    """The most `_named` can give once the record is read: whether the query holds a name whole
+    is known only then, and only a memory hit in its id, tags or triggers can have one."""
+    if evidence.in_naming_fields:
+        return NAMED[1] * EXACT[1]
+    return _named(evidence)
 
 
 def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
-              need: int | None, procedural: bool, fetched: dict[str, str]) -> list[Scored]:
+              need: int | None, procedural: bool, fetched: dict[str, str],
+              kinds: frozenset[str] | None = None,
+              names: Callable[[Memory], bool] | None = None) -> list[Scored]:
     """Decode records and apply multipliers, best base score first, until no candidate left
     could enter the top `need` related (every candidate when need is None); returns them ranked.
+    With the touched files' `kinds`, a text match whose globs are for other kinds of file is
+    excluded (`other-files`) as its record is read.
     """
     lock = ctx.sources_lock
     done: list[Scored] = []
@@ -372,19 +391,28 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
     def rank_batch(batch: list[Scored]) -> None:
         _load_records(scopes, batch)
         for item in batch:
+            if names is not None and item.evidence.in_naming_fields:
+                item.evidence.whole_name = names(item.rec.memory)
             _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
+            if (kinds and item.excluded is None and not item.evidence.path_match
+                    and route.for_other_files(item.rec.memory.applies_to, kinds)):
+                item.excluded = "other-files"
+                item.detail = "its applies_to is for other kinds of file than the touched ones"
         done.extend(batch)
 
+    # Every candidate is multiplied here once, whether or not an exclusion check already read
+    # its record (a memory whose clause the query touches, one the query names): a loaded record
+    # says nothing about its score.
     if need is None:
-        rank_batch([s for s in scored if s.record is None])
+        rank_batch(list(scored))
     else:
         # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
         # near-duplicate group are ranked like the rest and counted once per group: a member
         # left unranked scores below the top `need`, so it cannot displace its group's
         # member there (and the group stays resolved to its best member where it matters).
         # The `named` factor needs no record, so it is in the key, not in every bound.
-        heap = [(-base[id(s)] * _named(s.evidence), s.scope_rank, s.key, n)
-                for n, s in enumerate(scored) if s.record is None and s.excluded is None]
+        heap = [(-base[id(s)] * _named_bound(s.evidence), s.scope_rank, s.key, n)
+                for n, s in enumerate(scored) if s.excluded is None]
         heapq.heapify(heap)
         boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
         while heap:
@@ -418,11 +446,11 @@ def _one_per_group(done: list[Scored]) -> list[float]:
 def _mark_unranked_duplicates(scored: list[Scored]) -> None:
     """Unranked members of a group that already has a member: excluded as duplicates, so the
     count of related memories is what full ranking gives (one per group). Which member is
-    kept only matters among the ranked ones, and those come first in `scored`'s ranked part."""
+    kept only matters among the ranked ones."""
     kept = {(s.scope_rank, s.group) for s in scored
-            if s.record is not None and s.excluded is None and s.group is not None}
+            if s.ranked and s.excluded is None and s.group is not None}
     for item in scored:
-        if item.record is None and item.excluded is None and item.group is not None:
+        if not item.ranked and item.excluded is None and item.group is not None:
             slot = (item.scope_rank, item.group)
             if slot in kept:
                 item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"
@@ -467,6 +495,7 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
         factors.append(EXACT)
     item.multipliers = factors
     item.score = apply_multipliers(base, factors)
+    item.ranked = True
 
 
 def _exclude_named_clauses(scopes: Scopes, scored: list[Scored],
@@ -483,14 +512,13 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored],
 
 
 def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
-                       specific: Callable[[str], bool]) -> None:
+                       specific: Callable[[str], bool], strict: bool) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
     only path matches and the memories it names by their id, a tag or a trigger phrase may
     still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
     evidence that a memory is about the task, never the share of its words they contain."""
     live = [s for s in scored if s.excluded is None]
-    words = route.content_words(query)
-    if any(route.on_topic(s.evidence, specific, words) for s in live):
+    if any(route.on_topic(s.evidence, specific, strict) for s in live):
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]

@@ -38,7 +38,8 @@ class Evidence:
     """What one memory shares with the query, before any scoring. Filled in as postings are
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
-    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name")
+    __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
+                 "whole_name")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -48,10 +49,16 @@ class Evidence:
         self.strong = False  # an anchor hit the id or the tags
         self.common = False  # its one body-only anchor is in other memories too (see weak)
         self.rare_name = False  # a specific anchor hit the id or the tags
+        self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
 
     @property
     def anchors_matched(self) -> int:
         return len(self.tf)
+
+    @property
+    def in_naming_fields(self) -> bool:
+        """An anchor hit the id, tags or trigger phrases: the query may name the memory."""
+        return any(f in NAMING_FIELDS for fs in self.fields.values() for f in fs)
 
     @property
     def body_only(self) -> str | None:
@@ -185,13 +192,19 @@ def is_negated(ev: Evidence) -> bool:
     return (inside >= 2 and inside > len(outside)) or not outside
 
 
+# Where a clause stops saying what is excluded and starts saying why ("not for the internal
+# endpoints, which change freely"): the reason's words are not the task to recognise.
+_WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
+                  r"|\s[-\u2013\u2014]\s|\(")
+
+
 def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
     reminders" is said of "send an SMS reminder", however much else the memory shares with it."""
     asked = set(query)
     for clause in negations:
-        terms = {t for t in phrase_terms(clause) if not _COMPOUND.search(t)}
+        terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
         hits = len(terms & asked)
         if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
             return clause
@@ -206,7 +219,10 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     in the gate. A query whose every word some memory holds is about something the memories
     discuss, and the gate decides alone.
     """
-    return len(anchors) >= GATE_MIN_ANCHORS and not all(known(a) for a in anchors)
+    # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
+    # rarely written the same way twice, and its parts being known says the topic is.
+    return len(anchors) >= GATE_MIN_ANCHORS and not all(
+        known(a) for a in anchors if not _COMPOUND.search(a))
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
@@ -217,23 +233,22 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
     return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
 
 
-def on_topic(ev: Evidence, specific: Callable[[str], bool], words: int) -> bool:
+def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
-    words (rare in the corpus: a high IDF) where the memory states its topic.
+    words (rare in the corpus: a high IDF) where the memory states its topic (its id, tags,
+    triggers, summary or directive).
 
-    In a task of up to NAME_MAX_WORDS content words, one specific word in the memory's id, tags,
-    triggers, summary or directive is enough, or two specific words anywhere ("slot" and
-    "cancel" in the appointments rule's body). In a long description, one familiar word in a
-    field is an aside ("... in Python applications"): it takes two. Common words ("add",
-    "write", "set") are no evidence, however many fields hold them; neither are the words no
-    memory holds, which is why new nouns around a real match never empty a pack.
+    One such word is enough for a task; a `strict` query (a long description) needs two, as one
+    familiar word there is an aside ("... in Python applications"). Words met only in bodies
+    are no evidence: a long body meets many words by chance ("role" and "nginx" in a
+    deployment guide for "write an Ansible role"). Common words ("add", "write", "set") are
+    none, however many fields hold them; neither are the words no memory holds, which is why
+    new nouns around a real match never empty a pack.
     """
     if ev.path_match:
         return True
-    stated, anywhere = specific_hits(ev, specific)
-    if words > NAME_MAX_WORDS:
-        return stated >= 2
-    return stated >= 1 or anywhere >= 2
+    stated, _ = specific_hits(ev, specific)
+    return stated >= (2 if strict else 1)
 
 
 def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:
@@ -306,6 +321,45 @@ def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:
         return False
     size = len(phrase) + 1
     return any(need.issubset(words[i:i + size]) for i in range(max(1, len(words) - size + 1)))
+
+
+# File kinds: extensions that name the same language (a `*.ts` rule is about `.tsx` files too).
+_KINDS = {"tsx": "ts", "mts": "ts", "cts": "ts", "jsx": "js", "mjs": "js", "cjs": "js",
+          "yml": "yaml", "mdx": "md", "markdown": "md", "pyi": "py", "htm": "html"}
+_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+
+
+def _kind(name: str) -> str | None:
+    """The file kind of a path or glob's last segment (its extension), or None without one."""
+    last = name.rsplit("/", 1)[-1]
+    if "." not in last.strip("."):
+        return None
+    ext = last.rsplit(".", 1)[1].lower()
+    if not ext or _GLOB_CHARS.search(ext):
+        return None
+    return _KINDS.get(ext, ext)
+
+
+def file_kinds(paths: Iterable[str]) -> frozenset[str] | None:
+    """The kinds of the touched files, or None when one has no extension (`Makefile`), which
+    then says nothing about what the task is not about."""
+    kinds = [_kind(p) for p in paths]
+    if not kinds or any(k is None for k in kinds):
+        return None
+    return frozenset(k for k in kinds if k is not None)
+
+
+def for_other_files(applies_to: Sequence[str], touched: frozenset[str] | None) -> bool:
+    """The memory's own globs are all for kinds of file the task does not touch: a pytest
+    rule (`tests/**/*.py`) while a React test (`Table.test.tsx`) is edited. Globs without an
+    extension (`e2e/**`) could cover anything, so they never say this."""
+    if not touched or not applies_to:
+        return False
+    from engram.discover import expand_braces  # only for memories with globs near the top
+
+    kinds = [_kind(alt) for glob in applies_to if not glob.startswith("!")
+             for alt in expand_braces(glob)]
+    return bool(kinds) and None not in kinds and touched.isdisjoint(kinds)
 
 
 class Lifecycled(Protocol):

@@ -124,6 +124,64 @@ def test_a_query_sharing_one_word_with_the_clause_still_loads(workspace: Path) -
     assert pack_ids(workspace, "a simple static HTML page") == []
 
 
+def test_a_word_shared_with_a_clause_does_not_lose_the_memory_its_score(
+        workspace: Path) -> None:
+    # "develop" is in the Netlify rule's closing clause and in its body; the rule's id and tags
+    # name the task. It used to be left out of the ranking (score 0) for touching a clause.
+    root = workspace / ".engram"
+    put(root, "netlify.md", mem(
+        "netlify-official", tags=["netlify", "official"],
+        body="Deploy functions with netlify dev while you develop.\n\n"
+             "Do not use this when you need to develop an image pipeline.\n"))
+    for n in range(6):
+        put(root, f"other{n}.md", mem(f"other-{n}", body=f"Develop the integration {n} with "
+                                      "the official SDK during development."))
+    query = "Netlify development with the official integration"
+    assert pack_ids(workspace, query, "--limit", "3")[0] == "netlify-official"
+    _, rows = dry(workspace, query)
+    assert rows["netlify-official"]["multipliers"].startswith("medium0.9 ws1.1 named1.25")
+
+
+def test_a_clause_is_judged_on_what_it_excludes_not_on_why(workspace: Path) -> None:
+    # ", which change freely" says why; "the internal admin endpoints" is what is excluded.
+    root = workspace / ".engram"
+    put(root, "versioning.md", mem(
+        "api-versioning", tags=["api", "versioning"],
+        directive="Never make a breaking change to /api/v1; add the new shape under /api/v2.",
+        body="Deprecate old fields for a release before removing them.\n\n"
+             "This rule is not for the internal admin endpoints under `/internal/`, which "
+             "change freely.\n"))
+    put(root, "endpoint.md", mem("drf-endpoint", "skill", tags=["endpoint", "drf"],
+                                 triggers=["add an api endpoint"]))
+    query = "add an endpoint under /internal/ for the support team, breaking the old response"
+    assert pack_ids(workspace, query) == ["drf-endpoint"]
+    _, rows = dry(workspace, query)
+    assert rows["api-versioning"]["status"] == "excluded: negated"
+    assert "api-versioning" in pack_ids(workspace, "add a breaking change to the v1 api")
+
+
+def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
+    # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
+    # own globs say it is for Python files.
+    root = workspace / ".engram"
+    put(root, "pytest.md", mem("pytest-conventions", tags=["testing", "pytest"],
+                               triggers=["add a test"], applies_to=["app/**/tests/**/*.py"],
+                               directive="Backend tests use pytest with factories."))
+    put(root, "vitest.md", mem("frontend-testing", tags=["vitest"],
+                               applies_to=["frontend/src/**/*.test.{ts,tsx}"],
+                               directive="Frontend tests use Vitest and Testing Library."))
+    put(root, "state.md", mem("react-state", tags=["react"], body="Keep state local."))
+    tsx = "frontend/src/Table/Table.test.tsx"
+    assert pack_ids(workspace, "add a test for the empty state", "--path", tsx) == [
+        "frontend-testing", "react-state"]
+    _, rows = dry(workspace, "add a test for the empty state", "--path", tsx)
+    assert rows["pytest-conventions"]["status"] == "excluded: other-files"
+    # A Python file the globs do not cover is still Python: the rule stays.
+    py = "app/billing/api.py"
+    assert "pytest-conventions" in pack_ids(workspace, "add a test for the refund", "--path", py)
+    assert "pytest-conventions" in pack_ids(workspace, "add a test for the empty state")
+
+
 # -- near-duplicates ---------------------------------------------------------------------------
 LOG_BODY = ("Log one event per line as JSON with a message, a level and the request id. Never log "
             "secrets, tokens or personal data, and keep messages short and stable.")
@@ -227,6 +285,57 @@ def test_a_path_match_survives_a_query_about_an_unknown_library(tmp_path: Path) 
     project = fixture_project(tmp_path)
     assert ok(load(project, AUTH0)) == EMPTY
     assert pack_ids(project, AUTH0, "--path", "dags/etl.py") == ["python-style"]
+
+
+def test_words_met_only_in_a_long_body_do_not_make_a_topic_known(workspace: Path) -> None:
+    # "Ansible" is in no memory. The deployment guide's long body happens to say "role" and
+    # "nginx": chance, not a topic, so the pack stays empty.
+    root = workspace / ".engram"
+    put(root, "deploy.md", mem(
+        "deployment-guide", tags=["deploy"], summary="How the service is deployed.",
+        body="Each server role runs behind nginx. Write the release notes, install the "
+             "package, restart the workers and watch the dashboards for ten minutes."))
+    for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination"]):
+        put(root, f"m{n}.md", mem(f"{topic}-rules", tags=[topic],
+                                  summary=f"How {topic} works in this service."))
+    assert ok(load(workspace, "write an Ansible role to install nginx")) == EMPTY
+    _, rows = dry(workspace, "write an Ansible role to install nginx")
+    assert rows["deployment-guide"]["status"] == "excluded: off-topic"
+    # Where the memory states the word, the topic is known ("deploy" is its tag).
+    assert pack_ids(workspace, "write an Ansible role to deploy the service") == [
+        "deployment-guide"]
+
+
+def test_a_hyphenated_compound_is_known_by_its_parts(workspace: Path) -> None:
+    # "human-readable" is written nowhere as one word, but "human" and "readable" are: the
+    # query is about what the memories discuss, not about something none of them knows.
+    root = workspace / ".engram"
+    put(root, "clean.md", mem("clean-code", tags=["clean", "code"],
+                              body="Write names that are human and readable."))
+    for n in range(8):
+        put(root, f"c{n}.md", mem(f"code-style-{n}", tags=["code"],
+                                  body=f"Write clean code in module {n}: keep it "
+                                       "maintainable and human readable."))
+    query = "Guidelines for writing clean, maintainable, and human-readable code"
+    assert "clean-code" in pack_ids(workspace, query)
+
+
+def test_a_query_holding_a_memory_name_whole_ranks_it_first(workspace: Path) -> None:
+    # "react" and "query" are common here, so no single word of react-query's name is
+    # specific; the prompt holds the whole name side by side, the surest sign of all.
+    root = workspace / ".engram"
+    put(root, "rq.md", mem("react-query", tags=["react", "query"],
+                           body="Cache keys are arrays; invalidate after a mutation."))
+    for n in range(5):
+        put(root, f"r{n}.md", mem(
+            f"react-stack-{n}", tags=["react"],
+            body=f"React development {n}: query the API through the integration layer, "
+                 "develop components, then query again in development."))
+    query = "Cursor rules for React development with React Query integration."
+    assert pack_ids(workspace, query, "--limit", "3")[0] == "react-query"
+    _, rows = dry(workspace, query)
+    assert "exact1.25" in rows["react-query"]["multipliers"]
+    assert "exact1.25" not in rows["react-stack-0"]["multipliers"]
 
 
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
