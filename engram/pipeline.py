@@ -183,7 +183,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         # Prerequisite groups too big to fit can leave room that an unranked candidate would
         # take: rank everything then (rare), so the pack is exactly what full ranking gives.
         if need is None or len(ranked) == len(related) or (
-                limit is not None and len(selection.members) >= limit):
+                limit is not None and sum(m.routed for m in selection.members) >= limit):
             return scored, selection
         need = None
 
