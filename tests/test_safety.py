@@ -295,9 +295,10 @@ def scan_line_by_line(lines: list[tuple[int, str]], monkeypatch: pytest.MonkeyPa
     """The scan with the whole-memory gates switched off: every line and seam searched."""
     with monkeypatch.context() as patch:
         patch.setattr(safety, "_possible_kinds", lambda low, prose: safety._Kinds(
-            True, frozenset(range(len(low))), frozenset(range(len(low)))))
+            True, safety.ALL, frozenset(), frozenset(range(len(low))),
+            frozenset(range(len(low)))))
         patch.setattr(safety, "_possible_checks",
-                      lambda texts, folded, low: safety._Possible(
+                      lambda texts, folded, low, words: safety._Possible(
                           *[True] * len(safety._Possible._fields)))
         return scan(lines)
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 ENTRY = struct.Struct("<IQQd")
 Entry = tuple[int, int, int, float]
 FLUSH_BYTES = 64 * 1024 * 1024  # blocks held in memory before they are written
+TAIL_BYTES = 64 * ENTRY.size  # an edit's entries join a term's last block up to this size
 
 
 Row = tuple[str, int, int, int, bytes]  # (term, first key, last key, CRC-32, block)

@@ -16,7 +16,6 @@ A pack holds at most one member of a group; `check` and `graph` report groups of
 
 from __future__ import annotations
 
-import heapq
 import json
 import re
 import sqlite3
@@ -46,7 +45,7 @@ def body_signature(text: str) -> list[int]:
         return []
     hashes = {zlib.crc32(" ".join(words[i:i + SHINGLE_WORDS]).encode())
               for i in range(len(words) - SHINGLE_WORDS + 1)}
-    return sorted(heapq.nsmallest(SKETCH_SIZE, hashes))
+    return sorted(hashes)[:SKETCH_SIZE]  # sorting a few hundred in C beats a heap in Python
 
 
 def similarity(a: Sequence[int], b: Sequence[int]) -> float:
@@ -174,7 +173,9 @@ def forget(conn: sqlite3.Connection, key: int) -> tuple[list[int], list[int]]:
     bands = [b for (b,) in conn.execute("SELECT band FROM bands WHERE mem=?", (key,))]
     mates = [m for (m,) in conn.execute("SELECT mate FROM near WHERE mem=?", (key,))]
     conn.execute("DELETE FROM bands WHERE mem=?", (key,))
-    conn.execute("DELETE FROM near WHERE mem=? OR mate=?", (key, key))
+    # Pairs are stored both ways: look each up by its first column (`mate` has no index).
+    conn.execute("DELETE FROM near WHERE mem=?", (key,))
+    conn.executemany("DELETE FROM near WHERE mem=? AND mate=?", ((m, key) for m in mates))
     return bands, mates
 
 

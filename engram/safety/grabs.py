@@ -13,10 +13,14 @@ import re
 
 _NEGATION = re.compile(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
 _SWITCH_OFF = re.compile(
-    r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart)\b[^.;\n]{0,60}?"
-    r"(?:--dangerously-skip-permissions|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
+    r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart|append|put"
+    r"|grant|give)\b[^.;\n]{0,60}?"
+    r"(?P<flag>--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
+    r"|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
     r"|\"chat\.tools\.autoapprove\"|\byolo\s+mode\b|\bbypasspermissions\b"
-    r"|approval[_-]?policy\s*=\s*\"?never)"
+    r"|approval[_-]?policy\s*=\s*\"?never|sandbox[_-]?mode\s*=\s*\"?danger-full-access"
+    # a wildcard grant: `Bash(*)` in Claude Code's allow list, passwordless sudo for everything
+    r"|\b(?:bash|shell|run_shell_command|execute)\(\s*\*\s*\)|nopasswd\s*:\s*all\b)"
 )
 _PRE_APPROVED = re.compile(
     r"\b(?:pre-?approved|pre-?authori[sz]ed|already\s+(?:approved|authori[sz]ed))\b"
@@ -27,7 +31,7 @@ _SKIPS_CHECKS = re.compile(
     r"|\bmerge\s+it\b|\bno\s+(?:need\s+to\s+)?(?:confirm|ask|review)"
 )
 _TO_THE_MODEL = re.compile(
-    r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:ai|assistant"
+    r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:ai|assistant"
     r"|model|llm|agent|automated\s+reviewer|copilot|claude)s?\b"
     r"|\b(?:ai|llm)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|seeing)\s+this\b"
     r"|\bto\s+(?:any|all|the)\s+(?:ai|llm|assistant|agent)s?\s+reading\s+this\b"
@@ -58,8 +62,12 @@ def permission_grab(folded: str, low: str) -> tuple[int, str] | None:
         if block:
             return block.start(), "instructions hidden in an <IMPORTANT> block"
     switch = _SWITCH_OFF.search(low) if ("--" in low or "approv" in low or "yolo" in low
-                                           or "bypass" in low) else None
-    if switch and not _NEGATION.search(_clause_before(low, switch.start()) + switch.group()):
+                                           or "bypass" in low or "(*)" in low or "( * )" in low
+                                           or "nopasswd" in low or "sandbox" in low) else None
+    # The flag itself may hold "never" (`approval_policy = "never"`): only the words before it
+    # can forbid the act.
+    if switch and not _NEGATION.search(_clause_before(low, switch.start())
+                                       + low[switch.start() : switch.start("flag")]):
         return switch.start(), "switches the agent's safety off"
     claim = _PRE_APPROVED.search(low) if "approved" in low or "authori" in low else None
     if claim and _SKIPS_CHECKS.search(low) and not _NEGATION.search(

@@ -46,6 +46,13 @@ _VERBS = (
     "เพิกเฉย", "ไม่ต้องสนใจ", "ลืม", "ละเว้น", "উপেক্ষা", "ভুলে যাও", "অগ্রাহ্য", "نظر انداز",
     "بھول جا", "puuza", "sahau", "usijali", "huwag pansinin", "kalimutan", "balewalain",
     "jangan hiraukan", "புறக்கணி", "மறந்து",
+    # lv lt et sl is cy eu gl af, ka hy az kk, mr te am, romanised Hindi
+    "ignorē", "aizmirsti", "neņem vērā", "nepaisyk", "ignoruok", "pamiršk", "eira ", "ignoreeri",
+    "unusta", "prezri", "pozabi", "hunsa", "gleymdu", "anwybydd", "anghofia", "alde batera",
+    "ahaztu", "baztertu", "esquece", "ignoreer", "vergeet", "უგულებელყ", "დაივიწყ", "անտես",
+    "մոռաց", "məhəl qoyma", "nəzərə alma", "unut", "елеме", "ұмыт", "दुर्लक्ष", "विसर",
+    "పట్టించుకోక", "విస్మరించ", "మర్చిపో", "ችላ", "እርሳ", "bhool ja", "bhul ja", "nazarandaz",
+    "ignore karo", "ignore kar do",
 )
 _NOUNS = (
     "instruction", "consigne", "directive", "instruccion", "indicaciones", "órdenes",
@@ -64,6 +71,13 @@ _NOUNS = (
     "utasítás", "uputstv", "upute", "uputa", "упутств", "คำสั่ง", "คำแนะนำ", "নির্দেশ", "ہدایات",
     "احکامات", "maagizo", "maelekezo", "tagubilin", "instruksyon", "arahan", "அறிவுறுத்தல்",
     "வழிமுறை", "கட்டளை",
+    # lv lt et sl is cy eu az kk ka hy mr te am
+    "norādījum", "instrukcij", "nurodym", "juhis", "juhend", "navodil", "fyrirmæl",
+    "leiðbeining", "cyfarwydd", "argibide", "jarraibide", "agindu", "təlimat", "göstəriş",
+    "нұсқау", "ინსტრუქცი", "მითითებ", "հրահանգ", "ցուցում", "सूचना", "सूचनां", "సూచన", "መመሪያ",
+    # "what you were told": overrides that name no instructions
+    "t'a dit", "te dijeron", "te han dicho", "ti hanno detto", "ti è stato detto", "te disseram",
+    "foi dito", "gesagt",
 )
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
@@ -84,6 +98,11 @@ _EARLIER = (
     "ก่อนหน้า", "ทั้งหมด", "ข้างต้น", "আগের", "সমস্ত", "পূর্ববর্তী", "پچھلی", "پچھلے", "تمام",
     "سابقہ", "yote", "zote", "ya awali", "zilizopita", "naunang", "lahat", "nakaraang",
     "sebelum ini", "முந்தைய", "அனைத்து",
+    # lv lt et sl is cy eu az kk ka hy mr te am, romanised Hindi, French "avant"
+    "iepriekšēj", "visus", "visas", "ankstesn", "visų", "varasem", "eelnev", "kõik", "prejšnj",
+    "vsa ", "vse ", "fyrri", "öll ", "blaenorol", "bob ", "pob ", "aurreko", "guztiak",
+    "əvvəlki", "алдыңғы", "барлық", "წინა", "ყველა", "նախորդ", "բոլոր", "आधीच्या", "मागील",
+    "सर्व", "మునుపటి", "అన్ని", "ቀደም", "ሁሉንም", "pichle", "saare", "sabhi", "pehle", "avant",
 )
 _VERB_RE = re.compile("|".join(re.escape(w) for w in _VERBS))
 _NOUN_RE = re.compile("|".join(re.escape(w) for w in _NOUNS))
@@ -97,6 +116,17 @@ _CLAUSE_END = re.compile(
     # still applies").
     r"|,\s*(?:but|aber|pero|mais|ma|mas|maar|ale|ama|men|mutta|но|але|αλλά|dar|ali|lakini"
     r"|tetapi|tapi|ngunit|nhưng|لكن|אבל|لیکن|แต่|men|dog|mais|però)\b"
+    # "... and follow the earlier instructions": the dismissal is over.
+    r"|\s(?:e|y|et|und|en|i|и|ve|dan|og|och|a)\s+(?:segui|sigue|siga|suis|suivez|befolge|folge"
+    r"|volg|rispetta|respeta|respecte|mantieni|mantén|behalte|следуй|придерживайся|izle|uygula"
+    r"|ikuti|følg|följ|dodržuj|przestrzegaj|stosuj)"
+)
+# Instructions being followed, not dismissed: "as the earlier guidelines say" (Korean -대로,
+# Japanese どおり/通り/に従), "according to the previous instructions" (selon, según, ...).
+_FOLLOWED = re.compile(
+    r"\S*(?:대로|에\s*따라|どおり|通り|に従っ)"
+    r"|(?:selon|según|segun|secondo|gemäß|gemass|laut|conforme|zgodnie\s+z|согласно|volgens"
+    r"|wie\s+in|comme\s+dans|come\s+nelle|como\s+en)(?:\s+\S+){1,4}"
 )
 
 
@@ -111,7 +141,36 @@ def _ascii_noun(low: str) -> bool:
             or "regeln" in low or "anvisning" in low or "ohje" in low or "kasky" in low
             or "pokyn" in low or "upute" in low or "uputa" in low or "uputstv" in low
             or "maagizo" in low or "maelekezo" in low or "tagubilin" in low or "arahan" in low
-            or "gesagt" in low)
+            or "gesagt" in low or "t'a dit" in low or "dijeron" in low or "dicho" in low
+            or "detto" in low or "disseram" in low or "juhis" in low or "navodil" in low
+            or "agindu" in low or "argibide" in low or "cyfarwydd" in low)
+
+
+# The same nouns as word prefixes, by their first four letters: a memory's set of words is
+# looked up once, instead of a substring test per noun over its whole text.
+_ASCII_STEMS = (
+    "instru", "consigne", "directive", "indicaci", "orden", "anweisung", "befehle", "vorgabe",
+    "istruzion", "indicazion", "aanwijzing", "polecen", "talimat", "petunjuk", "perintah",
+    "reglas", "normas", "regole", "regras", "regeln", "anvisning", "ohje", "kasky", "pokyn",
+    "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
+    "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",
+    "cyfarwydd",
+)
+_STEMS_BY_HEAD: dict[str, tuple[str, ...]] = {}
+for _stem in _ASCII_STEMS:
+    _STEMS_BY_HEAD[_stem[:3]] = (*_STEMS_BY_HEAD.get(_stem[:3], ()), _stem)
+
+
+def may_override_in(raw: str, words: frozenset[str]) -> bool:
+    """False only if no language's override can be in `raw`, whose words (runs of a-z, lower
+    case) are `words`: an ASCII text must hold one of the nouns."""
+    if not raw.isascii():
+        return True
+    for word in words:
+        stems = _STEMS_BY_HEAD.get(word[:3])
+        if stems and word.startswith(stems):
+            return True
+    return False
 
 
 def foreign_override(low: str) -> int | None:
@@ -128,6 +187,8 @@ def foreign_override(low: str) -> int | None:
         if end:
             after = after[: end.start()]
         window = before + after
+        if " " in window or "대로" in window or "따라" in window or "り" in window:
+            window = _FOLLOWED.sub(" ", window)
         if _NOUN_RE.search(window) and _EARLIER_RE.search(window + " "):
             return verb.start()
     return None

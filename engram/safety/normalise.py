@@ -47,7 +47,15 @@ _LEET = str.maketrans(_LEET_FROM.decode(), _LEET_TO.decode())
 
 
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
-_ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
+_ABC = "abcdefghijklmnopqrstuvwxyz"
+# Every Caesar shift, ROT13 among them: an attacker picks any and names it.
+_SHIFTS = tuple(str.maketrans(_ABC, _ABC[k:] + _ABC[:k]) for k in range(1, 26))
+# The NATO spelling alphabet: "India Golf November ..." spells a word a letter at a time.
+_NATO = {w: w[0] for w in (
+    "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+    "juliet", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+    "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "xray", "x-ray", "yankee", "zulu")}
+_QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{1,80})'")
 
 
 def _unescape(run: re.Match[str]) -> str:
@@ -56,7 +64,9 @@ def _unescape(run: re.Match[str]) -> str:
 
 def skeleton(folded: str) -> str:
     """`folded` is a line already NFKC-folded (see `engram.safety._fold`)."""
-    if "%" in folded and _PERCENT.search(folded):
+    for _ in range(3):  # `%2569` is `%69` is `i`: encoded twice or more
+        if "%" not in folded or not _PERCENT.search(folded):
+            break
         folded = unquote(folded)
     if "&" in folded and ";" in folded:
         folded = html.unescape(folded)  # `&#73;gnore`, `&lt;`
@@ -78,7 +88,24 @@ def variants(skel: str, folded: str) -> tuple[str, ...]:
     reorder = " " in folded and ("ignore" in skel or "disregard" in skel or "forget" in skel
                                  or "bypass" in skel or "override" in skel)
     words = skeleton(" ".join(reversed(folded.split()))) if reorder else skel
-    return skel, skel[::-1], skel.translate(_ROT13), words
+    # An encoded order needs its key beside it for the model to read it; without a word for
+    # decoding, only ROT13 (which models read unprompted) is tried. (The skeleton is the text's
+    # letters, so these tests cost less on it than on the text.)
+    hinted = ("shift" in skel or "caesar" in skel or "cipher" in skel or "decod" in skel
+              or "decrypt" in skel or "rotat" in skel)
+    shifts = _SHIFTS if hinted else _SHIFTS[12:13]
+    out = [skel, skel[::-1], *(skel.translate(shift) for shift in shifts), words]
+    if "golf" in skel or "oscar" in skel or "romeo" in skel:
+        spelt = [_NATO.get(w.strip(".,;:!?"), w) for w in folded.lower().split()]
+        if sum(len(w) == 1 for w in spelt) >= 5:
+            out.append(skeleton(" ".join(spelt)))
+    if ('"' in folded or "'" in folded) and ("concat" in skel or "join" in skel
+                                              or "combine" in skel or " + " in folded):
+        # Pieces in separate strings, to be joined: `a = "ignore all prev"`, `b = "ious ..."`.
+        pieces = _QUOTED.findall(folded)
+        if len(pieces) >= 2:
+            out.append(skeleton(" ".join(a or b for a, b in pieces)))
+    return tuple(out)
 
 
 # Typos: a word is read as one of these when it has the same first letter and the same letters

@@ -141,6 +141,15 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("base64-encoded JSON web token",
      r"ZXlK(?:hbGciOi|0eXAiOi|raWQiOi|aGJHY2lPaU|MGVYQWlPaUp|cmFXUWlP)[A-Za-z0-9+/]{40,}={0,2}"),
     ("JSON web token", r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
+    ("Adafruit IO key", r"aio_[A-Za-z0-9]{28}"),
+    ("Beamer token", r"b_[A-Za-z0-9_=-]{44}"),
+    ("Mailgun public key", r"pubkey-[a-f0-9]{32}"),
+    ("Tailscale key",
+     r"tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{8,20}-[A-Za-z0-9]{20,40}"),
+    ("Firebase Cloud Messaging server key", r"AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}"),
+    ("Fireworks key", r"fw_[A-Za-z0-9]{24}"),
+    ("Azure DevOps token", r"[a-z2-7]{52}|[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{4}"),
+    ("Twilio account SID and token", r"AC[a-f0-9]{32}:[a-f0-9]{32}"),
 )
 _TOKEN_RE = re.compile(
     "(?<![A-Za-z0-9_])(?:"
@@ -153,8 +162,8 @@ _DETAIL = {f"p{i}": name for i, (name, _) in enumerate(_PROVIDERS)}
 # mixing upper case, lower case and digits is a generated credential, whatever the prefix; hash
 # names (sha256-..., sha512-...) carry base64 digests, which are public.
 _PREFIXED_RE = re.compile(
-    r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)[a-z][a-z0-9]{1,9}[_-](?:[a-z0-9]{1,8}[_-])?"
-    r"(?P<body>[A-Za-z0-9_-]{32,200})(?![A-Za-z0-9_+/=-])"
+    r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)(?P<prefix>[a-z][a-z0-9]{1,9})[_-]"
+    r"(?:[a-z0-9]{1,8}[_-])?(?P<body>[A-Za-z0-9_-]{28,200})(?![A-Za-z0-9_+/=-])"
 )
 _RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
@@ -207,8 +216,8 @@ def provider_token(text: str) -> tuple[int, str] | None:
                 if name == "JSON web token" and _sample_jwt(token):
                     continue
                 return column + run.start() + m.start(), name
-            for m in _PREFIXED_RE.finditer(run.group()):
-                if random_body(m.group("body")):
+            for m in _PREFIXED_RE.finditer(_after_key(run.group())):
+                if random_body(m.group("body"), m.group("prefix")):
                     return column + run.start() + m.start(), "prefixed API token"
     return None
 
@@ -218,13 +227,35 @@ def _entropy(text: str) -> float:
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts)
 
 
-def random_body(body: str) -> bool:
-    """A generated string: upper case, lower case and digits mixed, and no stand-in words."""
+def _after_key(run: str) -> str:
+    """A run with a leading `key=` blanked out (same length, so columns hold): the token after
+    `_authToken=` or `AUTH=` starts where the key ends."""
+    at = run.rfind("=", 0, len(run) - 1)
+    # Inside base64 `=` only pads the end, so `=` between word characters ends a key.
+    if at > 0 and (run[at - 1].isalnum() or run[at - 1] == "_") and run[at + 1].isalnum():
+        return " " * (at + 1) + run[at + 1 :]
+    return run
+
+
+# Prefixes that say "secret" themselves: a long hex or lower-case body after one is a key, where
+# after `build-` or `commit_` it is a digest.
+_SECRET_PREFIXES = frozenset(("sk", "key", "secret", "token", "tok", "api", "apikey", "pat",
+                              "csk", "napi", "auth", "pk", "priv"))
+
+
+def random_body(body: str, prefix: str = "") -> bool:
+    """A generated string: upper case, lower case and digits mixed, and no stand-in words; or,
+    long enough, one case and digits (`csk-...`, `napi_...`), hex only after a secret prefix."""
     core = body.replace("_", "").replace("-", "")
-    return (len(core) >= 30 and not _FAKE_RE.search(body)
-            and any(c.isupper() for c in core) and any(c.islower() for c in core)
-            and sum(c.isdigit() for c in core) >= 2 and _entropy(core) >= 4.0
-            and not _wordy(core))
+    if len(core) < 28 or _FAKE_RE.search(body) or _wordy(core):
+        return False
+    digits = sum(c.isdigit() for c in core)
+    if any(c.isupper() for c in core) and any(c.islower() for c in core):
+        return digits >= 2 and _entropy(core) >= 4.0 and (len(core) >= 30 or digits >= 4)
+    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in core)
+    if len(core) < 40 or digits < len(core) // 8 or _entropy(core) < (3.5 if hexadecimal else 3.8):
+        return False
+    return not hexadecimal or prefix in _SECRET_PREFIXES
 
 
 def _wordy(value: str) -> bool:
@@ -285,12 +316,14 @@ _PROVIDER_NAMES = (
 _KEYWORD_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:[\w.-]{0,40}?(?:" + _PROVIDER_NAMES + r")[\w.-]{0,40}"
     r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|[_.-]key|key))"
-    r"[ \t'\"]{0,3}(?:=|:|=>|:=)[ \t'\"`=]{0,5}(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
+    r"(?:[ \t]*\([^()\n]{0,30}\))?[ \t'\"]{0,3}(?:[?+!]?=|:|=>|:=)[ \t'\"`=]{0,5}"
+    r"(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
     re.IGNORECASE,
 )
 _KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
 _UUID_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
 _PROVIDER_RE = re.compile(_PROVIDER_NAMES, re.IGNORECASE)
+_AUTH_KEY_RE = re.compile(r"auth|token|secret|passw|api[_-]?key", re.IGNORECASE)
 _VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
 # Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
@@ -307,11 +340,18 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
         if random_value(value):
             head_start = max(0, v.start() - 120)
             m = _KEYWORD_END_RE.search(text[head_start : v.end()])
+            key = text[head_start + m.start() : v.start()] if m else ""
             # A UUID is an id (`idempotency_key: ...`) unless a provider that issues UUID keys
-            # is named (Heroku, Snyk, LaunchDarkly's `sdk-...`).
-            if m and (not _UUID_RE.fullmatch(value)
-                      or _PROVIDER_RE.search(text[head_start + m.start() : v.start()])):
+            # is named (Heroku, Snyk, LaunchDarkly's `sdk-...`) or the key says it authenticates.
+            if m and (not _UUID_RE.fullmatch(value) or _PROVIDER_RE.search(key)
+                      or _AUTH_KEY_RE.search(key)):
                 return head_start + m.start(), "random value under a credential name"
+    if text.count(":") >= 4:
+        pgpass = _PGPASS_RE.match(text)
+        if pgpass and random_value(pgpass.group(1).strip("!#")) or pgpass and len(
+                pgpass.group(1)) >= 12 and not _FAKE_RE.search(pgpass.group(1)) and _switches(
+                pgpass.group(1)) >= 0.4 * len(pgpass.group(1)):
+            return pgpass.start(1), "password in a pgpass entry"
     if "sig=" in text and "sv=" in text or "Signature=" in text and "Credential=" in text:
         signed = _SIGNED_URL_RE.search(text)
         if signed:
@@ -366,6 +406,18 @@ _HEADER_RE = re.compile(
 _XML_VALUE_RE = re.compile(
     r"key=\"[^\"]*(?:password|token|secret|apikey)[^\"]*\"\s+value=\"([^\"]{6,})\"", re.IGNORECASE
 )
+# `<password>...</password>` in Maven's settings.xml, NuGet or any XML config.
+_XML_ELEMENT_RE = re.compile(
+    r"<(?P<tag>[\w:.-]*(?:password|passwd|secret|token|apikey|api-key|api_key))>"
+    r"(?P<value>[^<\s]{6,})</(?P=tag)>",
+    re.IGNORECASE,
+)
+# Credential files and command lines whose syntax names no key before the value: netrc's
+# `password X`, a pgpass `host:port:db:user:password` line, `mysql -pX`.
+_NETRC_RE = re.compile(r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+(\S{6,})\s*$")
+_PGPASS_RE = re.compile(r"^\s*[\w.-]+\.[\w.-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.-]+:(\S{6,})\s*$")
+_MYSQL_P_RE = re.compile(
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p([^\s'\"]{6,})")
 _BASIC_RE = re.compile(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
 _CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
 
@@ -376,11 +428,14 @@ def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | Non
     if "asic " in text:
         for m in _BASIC_RE.finditer(text):
             try:
-                decoded = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4)).decode()
+                raw = base64.b64decode(m.group(1) + "=" * (-len(m.group(1)) % 4))
             except (binascii.Error, ValueError):
                 continue
+            decoded = raw.decode("utf-8", "replace")
             user, _, password = decoded.partition(":")
-            if user and check(password):
+            # Bytes that are no text are random: a credential encoded, not a sample `user:pass`.
+            if (user and check(password)) or (
+                    len(m.group(1)) >= 16 and not decoded.isprintable() and check(m.group(1))):
                 return m.start(), "basic auth credentials"
     if "-u" in text:
         for m in _CURL_USER_RE.finditer(text):
@@ -395,4 +450,16 @@ def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | Non
         for m in _XML_VALUE_RE.finditer(text):
             if check(m.group(1)):
                 return m.start(), "password in a config value"
+    if "</" in text:
+        for m in _XML_ELEMENT_RE.finditer(text):
+            if check(m.group("value")):
+                return m.start(), "password in a config value"
+    if "password " in low:
+        netrc = _NETRC_RE.match(low)
+        if netrc and check(text[netrc.start(1) : netrc.end(1)]):
+            return netrc.start(1), "password in a netrc entry"
+    if "-p" in text:
+        mysql = _MYSQL_P_RE.search(text)
+        if mysql and check(mysql.group(1)):
+            return mysql.start(1), "password on a command line"
     return None

@@ -22,15 +22,25 @@ _TOOL_GATE = ("<function", "</function_", "<tool_", "</tool_", "invoke", "<param
 # Chat messages and tool calls written as JSON (OpenAI and Anthropic wire formats): data in
 # sample code, a forged turn in prose. Judged outside fences and inline code only.
 _JSON_TURN_RE = re.compile(
-    r"[{,]\s*\"role\"\s*:\s*\"(?:system|developer)\"|\"tool_calls\"\s*:\s*\["
+    r"[{,]\s*\"role\"\s*:\s*\"(?:system|developer|tool|function)\"|\"tool_calls\"\s*:\s*\["
+    r"|\"method\"\s*:\s*\"tools/call\"|\"function_?call\"\s*:\s*\{"
     r"|\"type\"\s*:\s*\"(?:tool_result|tool_use|function_call|function_call_output)\""
 )
 _INLINE_CODE_RE = re.compile(r"`[^`]*`")
 # Role headers at the start of a line: `[SYSTEM]`, `[ADMIN OVERRIDE]`, `SYSTEM:` in capitals with
 # a sentence after it, `IMPORTANT SYSTEM MESSAGE`, Alpaca's `### Instruction:`.
 _BRACKET_RE = re.compile(
-    r"^[\s>*#_-]*\[\s*(?:system|sys|admin|administrator|developer|root|operator)"
-    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\](?![(\[:])"
+    r"^[\s>*#_-]*\[\[?\s*(?:system|sys|admin|administrator|developer|root|operator)"
+    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\]\]?(?![(\[:])"
+)
+_NOTICE_RE = re.compile(
+    r"\b(?:message|notice|update|alert|note|directive|memo|announcement|instructions?)$")
+# A notice signed by a model vendor or the host's team, announcing a change of policy.
+_VENDOR_RE = re.compile(
+    r"(?:the\s+)?(?:anthropic|openai|google|deepmind|claude|chatgpt|gemini|cursor|copilot|github"
+    r"|codex|mistral|meta)\b(?:\s+[\w-]+){0,3}\s*:[^\n]{0,200}?\b(?:polic(?:y|ies)|safety"
+    r"|restrictions?|rules|permissions?|guardrails|filters?|mode|suspended|disabled|lifted"
+    r"|granted|elevated)\b"
 )
 _CAPS_RE = re.compile(r"^[\s>*#_-]*(?:SYSTEM|ADMIN|DEVELOPER)\s*\**\s*:\s*\**\s*(?P<rest>\S.*)$")
 _OFFICIAL_RE = re.compile(
@@ -83,6 +93,13 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
             return official.start(), "fake system message"
     if "instruction" in low and _ALPACA_RE.match(low):
         return 0, "instruction-tuning header"
+    at = low.find(" from ")
+    while at >= 0:
+        # "<message|notice|...> from <vendor> ...: <a change of policy>"
+        vendor = _VENDOR_RE.match(low, at + 6)
+        if vendor and _NOTICE_RE.search(low, max(0, at - 14), at):
+            return at, "fake vendor notice"
+        at = low.find(" from ", at + 6)
     if "](#" in low:
         link = _LINK_ROLE_RE.search(low)
         if link:
@@ -101,7 +118,8 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
 
 def json_turn(low: str) -> tuple[int, str] | None:
     """A JSON chat message or tool call outside code (the caller skips fenced lines)."""
-    if '"role"' not in low and '"tool_calls"' not in low and '"type"' not in low:
+    if ('"role"' not in low and '"tool_calls"' not in low and '"type"' not in low
+            and '"method"' not in low and 'call"' not in low):
         return None
     m = _JSON_TURN_RE.search(_INLINE_CODE_RE.sub(lambda c: " " * len(c.group()), low))
     return (m.start(), "forged chat message in JSON") if m else None

@@ -307,3 +307,21 @@ def test_a_full_reindex_scans_only_bytes_it_has_no_verdict_on(
     assert index_rows(root) == index_rows(copy)
     assert verdict_rows(root) == verdict_rows(copy)
     assert any(findings != "[]" for _, _, findings in verdict_rows(root))
+
+
+def test_repeated_edits_do_not_split_a_terms_postings_into_ever_more_blocks(
+        workspace: Path, tmp_path: Path) -> None:
+    """Each edit appends the edited memory's entries to its terms' last blocks while those are
+    small, so editing 40 memories one by one leaves a term in two blocks, not 40 more."""
+    root = workspace / ".engram"
+    for n in range(50):
+        write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Deploy the service, step {n}."))
+    derived(root)
+    for n in range(40):
+        write_memory(root, f"m{n:02d}.md", memory(f"m{n:02d}", f"Deploy the service, step {n}!"
+                                                              " Edited."))
+        derived(root)
+    with sqlite3.connect(root / ".cache" / "index.sqlite") as conn:
+        blocks_of = dict(conn.execute("SELECT term, count(*) FROM postings GROUP BY term"))
+    assert blocks_of["deploy"] <= 2 and max(blocks_of.values()) <= 2
+    assert derived(root) == full_rebuild(root, tmp_path)
