@@ -296,7 +296,8 @@ class ScopeIndex:
         term, lo, hi, _, blob = row
         last = self.conn.execute("SELECT rowid, hi, crc, entries FROM postings WHERE term=?"
                                  " ORDER BY lo DESC LIMIT 1", (term,)).fetchone()
-        if last is None or last[1] >= lo or len(last[3]) + len(blob) > blocks.TAIL_BYTES:
+        if last is None or last[1] >= lo \
+                or len(last[3]) + len(blob) > min(blocks.TAIL_BYTES, blocks.BLOCK_BYTES):
             return False
         blocks.decode([(last[2], last[3])])  # never extend a damaged block
         merged = last[3] + blob
@@ -308,9 +309,10 @@ class ScopeIndex:
         """Take one memory's entries out of the blocks of its terms."""
         conn = self.conn
         for term in terms:
+            # A term's blocks never overlap: the one that can hold the key starts closest below.
             for rowid, crc, blob in conn.execute(
-                    "SELECT rowid, crc, entries FROM postings WHERE term=? AND lo<=? AND hi>=?",
-                    (term, key, key)).fetchall():
+                    "SELECT rowid, crc, entries FROM postings WHERE term=? AND lo<=? AND hi>=?"
+                    " ORDER BY lo DESC LIMIT 1", (term, key, key)).fetchall():
                 blocks.decode([(crc, blob)])  # never splice a damaged block
                 rest = blocks.without(blob, key)
                 if rest is None:

@@ -19,7 +19,7 @@ import pytest
 from conftest import write_memory
 
 from engram.errors import IndexWriteError
-from engram.index import ScopeIndex, _build, _scope
+from engram.index import ScopeIndex, _blocks, _build, _scope
 from engram.index._blocks import decode
 from engram.model import WORKSPACE
 
@@ -64,7 +64,12 @@ def full_rebuild(root: Path, tmp: Path) -> tuple[object, ...]:
     return derived(copy)
 
 
-def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("block_entries", [512, 2])
+def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    block_entries: int) -> None:
+    # With two entries a block, every shared term spans several blocks, as at 10k memories.
+    monkeypatch.setattr(_blocks, "BLOCK_BYTES", block_entries * _blocks.ENTRY.size)
     root = workspace / ".engram"
     write_memory(root, "base.md", memory("base", "The base rule.", level="foundation"))
     write_memory(root, "mid.md", memory("mid", "Middle.", deps="base"))
@@ -103,6 +108,9 @@ def test_edits_refresh_to_what_a_full_rebuild_gives(workspace: Path, tmp_path: P
     for step in steps:
         step()
         assert derived(root) == full_rebuild(root, tmp_path)
+    with sqlite3.connect(root / ".cache" / "index.sqlite") as conn:
+        sizes = [n for (n,) in conn.execute("SELECT length(entries) FROM postings")]
+    assert max(sizes) <= _blocks.BLOCK_BYTES
 
 
 def index_rows(root: Path) -> tuple[object, ...]:
