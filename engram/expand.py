@@ -68,9 +68,19 @@ def prerequisites(memory: Memory, lookup: Lookup, have: Collection[str] = (),
     return ordered, missing
 
 
+# Prerequisites no related memory stands for ride on top of the limit, up to this many times
+# the limit in all: a group never costs its dependent its place, and a chain thousands deep
+# still cannot flood a pack.
+PULLED_ROOM = 2
+
+
 def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Selection:
-    """Related memories in rank order, each with its unmet prerequisites right before it, as
-    long as the whole group fits under `limit`; a group that does not fit is cut."""
+    """Related memories in rank order, each with its unmet prerequisites right before it.
+
+    `limit` counts the members related on their own merits (a prerequisite that is related
+    too counts); prerequisites pulled in only for a dependent come on top, up to PULLED_ROOM
+    times the limit in all. A group that does not fit is cut whole, so a memory never appears
+    without its prerequisites and a prerequisite never takes the place of a better match."""
     members: list[Member] = []
     in_pack: set[str] = set()
     related_ids = {r.memory.id for r in related}
@@ -78,15 +88,19 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
     weak = {r.memory.id: r.weak for r in related}
     cut: list[Routed] = []
     pulled = 0
+    routed = 0
+    cap = None if limit is None else PULLED_ROOM * limit
     for item in related:
         if item.memory.id in in_pack:
             continue
-        room = None if limit is None else limit - len(members) - 1
-        if room is not None and room < 0:
+        room = None if cap is None else cap - len(members) - 1
+        if limit is not None and (routed >= limit or room is None or room < 0):
             cut.append(item)
             continue
         needed, _ = prerequisites(item.memory, lookup, in_pack, room)
-        if room is not None and len(needed) > room:
+        also_related = sum(1 for memory, _ in needed if memory.id in related_ids)
+        if limit is not None and room is not None and (
+                len(needed) > room or routed + 1 + also_related > limit):
             cut.append(item)
             continue
         for memory, depth in needed:
@@ -96,6 +110,7 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
             pulled += memory.id not in related_ids
         members.append(Member(item.memory, item.score, item.depth, None, True, item.weak))
         in_pack.add(item.memory.id)
+        routed += 1 + also_related
     return Selection(tuple(members), tuple(cut), pulled)
 
 

@@ -181,11 +181,28 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                 (), 0)
         selection = expand.select(routed, scopes.visible, limit)
         # Prerequisite groups too big to fit can leave room that an unranked candidate would
-        # take: rank everything then (rare), so the pack is exactly what full ranking gives.
+        # take, and a prerequisite pulled in may be an unranked related memory (then it counts
+        # towards the limit, with its own score): rank everything then (rare), so the pack is
+        # exactly what full ranking gives.
         if need is None or len(ranked) == len(related) or (
-                limit is not None and len(selection.members) >= limit):
+                limit is not None and sum(m.routed for m in selection.members) >= limit
+                and not _pulls_unranked(scopes, selection, related)):
             return scored, selection
         need = None
+
+
+def _pulls_unranked(scopes: Scopes, selection: expand.Selection,
+                    related: list[rank.Scored]) -> bool:
+    """Whether a prerequisite the selection pulled in is a related memory left unranked."""
+    pulled = [m.memory.id for m in selection.members if not m.routed]
+    if not pulled:
+        return False
+    unranked = {(s.scope_rank, s.key) for s in related if not s.ranked}
+    for mid in pulled:
+        hit = scopes.find(mid)
+        if hit is not None and (hit[1], hit[0].key) in unranked:
+            return True
+    return False
 
 
 def _candidates(scopes: Scopes, scored: list[rank.Scored], selection: expand.Selection,

@@ -101,7 +101,7 @@ def printed_ids(text: str) -> list[str]:
 def dry_rows(text: str) -> dict[str, dict[str, str]]:
     """The dry-run table as {id: {column: cell}}; columns are found from the header row."""
     lines = text.splitlines()
-    start = next(n for n, line in enumerate(lines) if line.startswith("#  id"))
+    start = next(n for n, line in enumerate(lines) if re.match(r"#\s+id\s", line))
     header = lines[start]
     spans = [(m.group(0), m.start()) for m in re.finditer(r"\S+", header)]
     rows: dict[str, dict[str, str]] = {}

@@ -45,23 +45,31 @@ def test_a_prerequisite_never_displaces_a_better_ranked_memory(workspace: Path) 
           mem("second", tags=["deploy"], depends_on=["p1", "p2"]),
           mem("third", tags=["deploy"], confidence="low"),
           mem("p1"), mem("p2"))
+    # The limit counts memories related on their own: "second" is the better match, so its
+    # group loads (prerequisites first, on top of the limit) and "third" is cut. It used to be
+    # the other way round: the dependent lost its place to a worse match for needing two.
     doc = as_json(workspace, "--limit", "2", "deploy canary")
-    assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == ["best", "third"]
-    assert [i["id"] for i in doc["items"] if i["disclosure"] == "related"] == ["second"]
-    # with room, the group loads whole: prerequisites right before their dependent
-    doc = as_json(workspace, "--limit", "4", "deploy canary")
     assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == [
         "best", "p1", "p2", "second"]
     assert [i["id"] for i in doc["items"] if i["disclosure"] == "related"] == ["third"]
+    # Bodies go to the direct matches first; the one left over to a prerequisite.
+    assert [(i["id"], i["disclosure"]) for i in doc["items"][:4]] == [
+        ("best", "body"), ("p1", "body"), ("p2", "card"), ("second", "body")]
+    doc = as_json(workspace, "--limit", "3", "deploy canary")
+    assert [i["id"] for i in doc["items"] if i["disclosure"] != "related"] == [
+        "best", "p1", "p2", "second", "third"]
 
 
 def test_a_memory_never_appears_without_its_prerequisites(workspace: Path) -> None:
+    # With a limit of 1 the pack holds two members at most: the group of three cannot fit.
     write(workspace, mem("needs-two", tags=["deploy"], depends_on=["p1", "p2"], confidence="high"),
           mem("p1"), mem("p2"))
-    doc = as_json(workspace, "--limit", "2", "deploy")
+    doc = as_json(workspace, "--limit", "1", "deploy")
     assert [i["id"] for i in doc["items"]] == ["needs-two"]
     assert doc["items"][0]["disclosure"] == "related"
     assert doc["loaded"] == 0
+    doc = as_json(workspace, "--limit", "2", "deploy")
+    assert [i["id"] for i in doc["items"]] == ["p1", "p2", "needs-two"]
 
 
 def test_default_limit_is_8_and_at_most_5_related_cards(workspace: Path) -> None:

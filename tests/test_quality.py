@@ -187,9 +187,8 @@ def test_our_routing_set_scores_at_least_what_docs_routing_md_says() -> None:
     result = quality.run(OUR_SET / "cases.json", baseline=True)
     overall = result.engram.overall
     assert result.engram.memory_count == 47 and overall.cases == 58
-    assert overall.recall is not None and overall.recall >= 0.85
-    assert overall.forbid_rate is not None and overall.forbid_rate <= 0.15
-    assert overall.empty_rate is not None and overall.empty_rate >= 0.8
+    assert overall.recall is not None and overall.recall >= 0.95
+    assert overall.forbid_rate == 0.0 and overall.empty_rate == 1.0
     # Wherever a dependent is in the pack, its prerequisites precede it (the order figure also
     # fails a case whose dependent is missing, which recall already counts).
     for r in result.engram.cases:
@@ -199,3 +198,12 @@ def test_our_routing_set_scores_at_least_what_docs_routing_md_says() -> None:
     plain = result.baseline.overall if result.baseline else None
     assert plain is not None and plain.body_precision is not None
     assert overall.body_precision is not None and overall.body_precision > plain.body_precision
+
+
+@pytest.mark.slow  # the development set's memories, against our own zero-match prompts
+def test_prompts_about_nothing_the_development_set_holds_mostly_come_back_empty() -> None:
+    # bench/routing/dev-zero-match.json: libraries and tools no development memory mentions,
+    # written by hand before engram ran on them (docs/routing.md gives the figure).
+    result = quality.run(OUR_SET / "dev-zero-match.json", dev_set() / "memories", limit=5)
+    assert result.engram.overall.empty_rate is not None
+    assert result.engram.overall.empty_rate >= 0.5
