@@ -197,7 +197,7 @@ def _pulls_unranked(scopes: Scopes, selection: expand.Selection,
     pulled = [m.memory.id for m in selection.members if not m.routed]
     if not pulled:
         return False
-    unranked = {(s.scope_rank, s.key) for s in related if not s.ranked}
+    unranked = rank.unranked(related)
     for mid in pulled:
         hit = scopes.find(mid)
         if hit is not None and (hit[1], hit[0].key) in unranked:

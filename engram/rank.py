@@ -14,7 +14,7 @@ import json
 import math
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from engram import route
@@ -395,6 +395,32 @@ class _Pool:
         return item
 
 
+class _Members(Scored):
+    """What stands for the related members of a pool that no one ranked (see `unranked`)."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, model: Scored, keys: list[int]) -> None:
+        super().__init__(model.scope_rank, keys[0], model.evidence)
+        self.keys = keys
+
+
+def unranked(related: Iterable[Scored]) -> set[tuple[int, int]]:
+    """(scope rank, key) of every related candidate left unranked, those a pool's stand-in
+    counts included."""
+    out: set[tuple[int, int]] = set()
+    seen: set[int] = set()
+    for s in related:
+        if s.ranked or id(s) in seen:
+            continue
+        seen.add(id(s))  # a stand-in is listed once per member it counts
+        if isinstance(s, _Members):
+            out.update((s.scope_rank, key) for key in s.keys)
+        else:
+            out.add((s.scope_rank, s.key))
+    return out
+
+
 def _unranked(pools: list[_Pool], others: list[Scored]) -> list[Scored]:
     """The members no one ranked, each stood for by its pool's model (only counted): related,
     or excluded as its pool is, or a duplicate when its near-duplicate group already has a
@@ -413,7 +439,8 @@ def _unranked(pools: list[_Pool], others: list[Scored]) -> list[Scored]:
         fresh = set(grouped) - kept[pool.scope_rank]
         kept[pool.scope_rank] |= fresh
         duplicates = len(grouped) - len(fresh)
-        out += [pool.model] * (len(rest) - duplicates)
+        if len(rest) > duplicates:
+            out += [_Members(pool.model, rest)] * (len(rest) - duplicates)
         if duplicates:
             twin = Scored(pool.scope_rank, rest[0], pool.evidence)
             twin.excluded, twin.detail = "duplicate", "near-duplicate of a ranked member"
