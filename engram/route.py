@@ -347,8 +347,7 @@ def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str],
     words = [t for t in query if not _COMPOUND.search(t)]
     short = content_words(query) <= NAME_MAX_WORDS
     for phrase in (memory.id, *memory.tags, *memory.triggers):
-        terms = phrase_terms(phrase)
-        simple = [t for t in terms if not _COMPOUND.search(t)] or list(terms)
+        simple = _name_words(phrase)
         if not simple:
             continue  # a name made only of stop words ("workflow") names nothing
         if len(simple) == 1:
@@ -357,6 +356,15 @@ def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str],
         elif _side_by_side(simple, words):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _name_words(phrase: str) -> tuple[str, ...]:
+    """A name's stemmed words, compounds left out unless it has nothing else. Memoized: a
+    corpus repeats a few dozen tags and trigger phrases across thousands of memories, and a
+    broad query tests every candidate's names."""
+    terms = phrase_terms(phrase)
+    return tuple(t for t in terms if not _COMPOUND.search(t)) or terms
 
 
 def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:
