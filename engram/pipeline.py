@@ -157,6 +157,9 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     return pack, []
 
 
+WIDEST_NEED = 1000  # past this many ranked candidates, rank them all
+
+
 def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, ...],
             procedural: bool) -> tuple[list[rank.Scored], expand.Selection]:
     """Every candidate scored, and the pack's members with their prerequisites, cut to the
@@ -188,7 +191,9 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                 limit is not None and sum(m.routed for m in selection.members) >= limit
                 and not _pulls_unranked(scopes, selection, related)):
             return scored, selection
-        need = None
+        # A prerequisite pulled in usually shares its dependent's words and ranks close
+        # behind: widen the ranked set a few times before ranking everything.
+        need = need * 8 if need < WIDEST_NEED else None
 
 
 def _pulls_unranked(scopes: Scopes, selection: expand.Selection,
