@@ -46,6 +46,9 @@ NAMED = ("named", 1.25)
 # matched: a memory named by a rare word is about the task more surely than one named by a word
 # half the memories share, and a touched file names its conventions exactly.
 EXACT = ("exact", 1.25)
+# On top of `exact` when the query holds a name of two words or more whole (an id, a trigger
+# phrase): one shared word names a family of memories ("nextjs-..."), the whole name one of them.
+FULL_NAME = ("full-name", 1.25)
 
 
 def idf(doc_count: int, doc_freq: int) -> float:
@@ -314,7 +317,7 @@ def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[
                 base[id(s)] += bonus
     kinds = route.file_kinds(touched) if anchors and not path_only else None
     ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched, kinds,
-                       lambda memory: route.names_itself(memory, anchors, specific), pools)
+                       lambda memory: route.name_held(memory, anchors, specific), pools)
     # Which related memories print only as cards: judged on the few that can be shown, and
     # never the best match, which is the pack's answer however thin its evidence.
     related = [s for s in ranked if s.excluded is None]
@@ -532,14 +535,14 @@ def _named_bound(evidence: route.Evidence) -> float:
     """The most `_named` can give once the record is read: whether the query holds a name whole
     is known only then, and only a memory hit in its id, tags or triggers can have one."""
     if evidence.in_naming_fields:
-        return NAMED[1] * EXACT[1]
+        return NAMED[1] * EXACT[1] * FULL_NAME[1]
     return _named(evidence)
 
 
 def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
               need: int | None, procedural: bool, fetched: dict[str, str],
               kinds: frozenset[str] | None = None,
-              names: Callable[[Memory], bool] | None = None,
+              names: Callable[[Memory], int] | None = None,
               pools: Sequence[_Pool] = ()) -> list[Scored]:
     """Decode records and apply multipliers, best base score first, until no candidate left
     could enter the top `need` related (every candidate when need is None); returns them ranked.
@@ -553,9 +556,12 @@ def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int
     def rank_batch(batch: list[Scored]) -> None:
         _load_records(scopes, batch)
         for item in batch:
-            if names is not None and item.evidence.in_naming_fields and names(item.rec.memory):
+            held = (names(item.rec.memory)
+                    if names is not None and item.evidence.in_naming_fields else 0)
+            if held:
                 item.evidence = route.copy(item.evidence)  # its own: gather shares evidence
                 item.evidence.whole_name = True
+                item.evidence.full_name = held >= 2
             _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
             if (kinds and item.excluded is None and not item.evidence.path_match
                     and route.for_other_files(item.rec.memory.applies_to, kinds)):
@@ -671,6 +677,8 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
         factors.append(NAMED)
     if _exact(item.evidence):
         factors.append(EXACT)
+    if item.evidence.full_name:
+        factors.append(FULL_NAME)
     item.multipliers = factors
     item.score = apply_multipliers(base, factors)
     item.ranked = True

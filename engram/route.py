@@ -41,7 +41,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name")
+                 "whole_name", "full_name")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -52,6 +52,7 @@ class Evidence:
         self.common = False  # its one body-only anchor is in other memories too (see weak)
         self.rare_name = False  # a specific anchor hit the id or the tags
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
+        self.full_name = False  # ... and that name has two content words or more
 
     @property
     def anchors_matched(self) -> int:
@@ -344,18 +345,26 @@ def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str],
     or one of its trigger phrases, every content word of it (stemmed), side by side. A name of
     one word must also be `specific` ("code" or "design" as a tag names half a corpus) in a
     prompt short enough for it to be the subject."""
+    return name_held(memory, query, specific) > 0
+
+
+def name_held(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> int:
+    """How many content words the longest of the memory's names the prompt holds has (see
+    `names_itself`), 0 when it holds none. A name of two words or more held whole says more
+    than one word met: "nextjs react typescript" names that memory, not every Next.js one."""
     words = [t for t in query if not _COMPOUND.search(t)]
     short = content_words(query) <= NAME_MAX_WORDS
+    best = 0
     for phrase in (memory.id, *memory.tags, *memory.triggers):
         simple = _name_words(phrase)
-        if not simple:
+        if not simple or len(simple) <= best:
             continue  # a name made only of stop words ("workflow") names nothing
         if len(simple) == 1:
             if short and simple[0] in query and specific(simple[0]):
-                return True
+                best = 1
         elif _side_by_side(simple, words):
-            return True
-    return False
+            best = len(simple)
+    return best
 
 
 @lru_cache(maxsize=4096)

@@ -25,6 +25,34 @@ def _cjk() -> re.Pattern[str]:
     return re.compile(_CJK_RUN)
 _SPLIT = re.compile(r"[-_]")
 
+# Technology names written with a dot, a hash or pluses ("Next.js", "ASP.NET", ".NET", "C#",
+# "C++") are spelled joined in ids, tags and file names ("nextjs-app-router", "csharp",
+# "dotnet", "cpp"). The written form also gets the joined word beside it, in place, so a
+# query and a memory meet whichever spelling each uses; the split parts stay ("next", "js").
+# `_HAS_JOINED` is a cheap test first: most text holds none of these.
+_HAS_JOINED = re.compile(r"\.(?:js|net)\b|\b[cf]#|\bc\+\+", re.IGNORECASE)
+_JOINED = re.compile(r"\b([^\W_]+)\.js\b|(?<![\w.])(asp)?\.net\b|\b([cf])#|\b(c)\+\+",
+                     re.IGNORECASE)
+
+
+def _joined(match: re.Match[str]) -> str:
+    lib, asp, sharp, plus = match.groups()
+    if lib is not None:
+        name = lib + "js"
+    elif sharp is not None:
+        name = sharp + "sharp"
+    elif plus is not None:
+        name = "cpp"
+    else:
+        name = "aspnet" if asp else "dotnet"
+    return f"{match.group(0)} {name.lower()}"
+
+
+def with_joined(text: str) -> str:
+    """The text with each dotted, hashed or plussed technology name followed by its joined
+    spelling ("Next.js" -> "Next.js nextjs"), for `words` and `tokens` to split as usual."""
+    return _JOINED.sub(_joined, text) if _HAS_JOINED.search(text) else text
+
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are aren't as at be because been before
 being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
@@ -74,7 +102,12 @@ def stem(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased surface words before stemming, identifiers split and also kept whole."""
+    """Lower-cased surface words before stemming, identifiers split and also kept whole, a
+    dotted technology name also joined (`with_joined`)."""
+    return _words(with_joined(text))
+
+
+def _words(text: str) -> list[str]:
     out: list[str] = []
     append = out.append
     for chunk in _COMPOUND.findall(text):
@@ -84,6 +117,8 @@ def words(text: str) -> list[str]:
                 # A plain word, perhaps capitalised (most of any text): nothing to split.
                 if rest:
                     append(chunk.lower())
+                    if chunk[-1].isdigit():
+                        _unversioned(chunk.lower(), out)
                 continue
         _split_chunk(chunk, out)
     return out
@@ -98,8 +133,23 @@ def _split_chunk(chunk: str, out: list[str]) -> None:
         parts = [p for piece in _SPLIT.split(chunk) for p in _CAMEL.findall(piece)]
         if len(parts) > 1:
             found.append(chunk.lower())
-        found.extend(p.lower() for p in parts)
+        for part in parts:
+            found.append(part.lower())
+            if part[-1].isdigit():
+                _unversioned(part.lower(), found)
     out.extend(w for w in found if len(w) >= 2 or _cjk().match(w))
+
+
+# A name with a version glued on ("vue3", "nextjs15", "react19", "python3"): the name alone is
+# what other text says ("Vue", "Next.js"). Three letters at least and a short number, so
+# "v2", "k8s" or "sha256" stay as they are.
+_VERSIONED = re.compile(r"([a-z]{3,})[0-9]{1,2}")
+
+
+def _unversioned(word: str, out: list[str]) -> None:
+    found = _VERSIONED.fullmatch(word)
+    if found:
+        out.append(found.group(1))
 
 
 def _cjk_words(chunk: str, out: list[str]) -> None:
@@ -107,14 +157,14 @@ def _cjk_words(chunk: str, out: list[str]) -> None:
     pos = 0
     for run in _cjk().finditer(chunk):
         if run.start() > pos:
-            out.extend(words(chunk[pos:run.start()]))
+            out.extend(_words(chunk[pos:run.start()]))
         text = run.group(0)
         if len(text) == 1:
             out.append(text)
         out.extend(text[i:i + 2] for i in range(len(text) - 1))
         pos = run.end()
     if pos < len(chunk):
-        out.extend(words(chunk[pos:]))
+        out.extend(_words(chunk[pos:]))
 
 
 def tokens(text: str) -> list[str]:
@@ -123,7 +173,7 @@ def tokens(text: str) -> list[str]:
     extend = out.extend
     # Most chunks of any text were seen before: one look-up gives their split, lowered stems.
     known = _chunk_stems.get
-    for chunk in _COMPOUND.findall(text):
+    for chunk in _COMPOUND.findall(with_joined(text)):
         extend(known(chunk) or _stems_of_chunk(chunk))
     return out
 
@@ -135,7 +185,7 @@ _CHUNK_CACHE_MAX = 200_000  # a long-lived server meets unbounded prompts; start
 def _stems_of_chunk(chunk: str) -> tuple[str, ...]:
     if len(_chunk_stems) >= _CHUNK_CACHE_MAX:
         _chunk_stems.clear()
-    found = _chunk_stems[chunk] = tuple(stem(w) for w in words(chunk))
+    found = _chunk_stems[chunk] = tuple(stem(w) for w in _words(chunk))
     return found
 
 

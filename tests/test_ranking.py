@@ -72,7 +72,8 @@ def test_numbers_are_never_anchors_on_their_own(workspace: Path) -> None:
     assert ok(load(workspace, "429")) == EMPTY
     assert routed(workspace, "429 retry") == ["retry-429"]
     # a token mixing letters and digits is a word, and is an anchor
-    assert routed(workspace, "http2") == ["proto"]
+    assert routed(workspace, "ec2") == []
+    assert routed(workspace, "http2") == ["proto", "retry-429"]  # http2 is also about HTTP
 
 
 # --- anchors --------------------------------------------------------------------------------------

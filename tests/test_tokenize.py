@@ -28,7 +28,10 @@ def test_plural_acronyms_stay_one_word() -> None:
 
 
 def test_plain_words_and_numbers() -> None:
-    assert words("deploy http2 429 a") == ["deploy", "http2", "429"]
+    # A short version glued to a name also gives the name ("http2" is about "http"); bare
+    # numbers, one-letter words and long numbers ("sha256") do not split.
+    assert words("deploy http2 429 a") == ["deploy", "http2", "http", "429"]
+    assert words("sha256 v2 k8s") == ["sha256", "v2", "k8s"]
     assert anchors("retry 429") == ("retri",)
 
 
