@@ -46,9 +46,9 @@ NAMED = ("named", 1.25)
 # matched: a memory named by a rare word is about the task more surely than one named by a word
 # half the memories share, and a touched file names its conventions exactly.
 EXACT = ("exact", 1.25)
-# On top of `exact` when the query holds a name of two words or more whole (an id, a trigger
-# phrase): one shared word names a family of memories ("nextjs-..."), the whole name one of them.
-FULL_NAME = ("full-name", 1.25)
+# On top of `exact` when the query holds the memory's id whole, an id of two words or more: one
+# shared word names a family of memories ("nextjs-..."), the whole id one of them.
+WHOLE_ID = ("whole-id", 1.25)
 
 
 def idf(doc_count: int, doc_freq: int) -> float:
@@ -614,7 +614,8 @@ def _named_bound(evidence: route.Evidence) -> float:
     """The most `_named` can give once the record is read: whether the query holds a name whole
     is known only then, and only a memory hit in its id, tags or triggers can have one."""
     if evidence.in_naming_fields:
-        return NAMED[1] * EXACT[1] * FULL_NAME[1]
+        whole = WHOLE_ID[1] if evidence.may_hold_id else 1.0
+        return NAMED[1] * EXACT[1] * whole
     return _named(evidence)
 
 
@@ -672,7 +673,7 @@ class _Ranking:
             if held:
                 item.evidence = route.copy(item.evidence)  # its own: gather shares evidence
                 item.evidence.whole_name = True
-                item.evidence.full_name = held >= 2
+                item.evidence.whole_id = held == 2
             _multiply(item, self.ctx, self.base[id(item)], self.procedural, self.fetched, lock)
             if (kinds and item.excluded is None and not item.evidence.path_match
                     and route.for_other_files(item.rec.memory.applies_to, kinds)):
@@ -791,8 +792,8 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
         factors.append(NAMED)
     if _exact(item.evidence):
         factors.append(EXACT)
-    if item.evidence.full_name:
-        factors.append(FULL_NAME)
+    if item.evidence.whole_id:
+        factors.append(WHOLE_ID)
     item.multipliers = factors
     item.score = apply_multipliers(base, factors)
     item.ranked = True

@@ -40,7 +40,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name", "full_name")
+                 "whole_name", "whole_id")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -51,7 +51,7 @@ class Evidence:
         self.common = False  # its one body-only anchor is in other memories too (see weak)
         self.rare_name = False  # a specific anchor hit the id or the tags
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
-        self.full_name = False  # ... and that name has two content words or more
+        self.whole_id = False  # it holds its id whole, an id of two content words or more
 
     @property
     def anchors_matched(self) -> int:
@@ -61,6 +61,12 @@ class Evidence:
     def in_naming_fields(self) -> bool:
         """An anchor hit the id, tags or trigger phrases: the query may name the memory."""
         return any(f in NAMING_FIELDS for fs in self.fields.values() for f in fs)
+
+    @property
+    def may_hold_id(self) -> bool:
+        """Two anchors or more hit the id: without it the query cannot hold an id of two words
+        whole (`name_held`), which only the record can tell."""
+        return sum(1 for fs in self.fields.values() if "id" in fs) >= 2
 
     @property
     def body_only(self) -> str | None:
@@ -344,26 +350,29 @@ def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str],
     or one of its trigger phrases, every content word of it (stemmed), side by side. A name of
     one word must also be `specific` ("code" or "design" as a tag names half a corpus) in a
     prompt short enough for it to be the subject."""
-    return name_held(memory, query, specific) > 0
-
-
-def name_held(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> int:
-    """How many content words the longest of the memory's names the prompt holds has (see
-    `names_itself`), 0 when it holds none. A name of two words or more held whole says more
-    than one word met: "nextjs react typescript" names that memory, not every Next.js one."""
     words = [t for t in query if not _COMPOUND.search(t)]
     short = content_words(query) <= NAME_MAX_WORDS
-    best = 0
     for phrase in (memory.id, *memory.tags, *memory.triggers):
         simple = _name_words(phrase)
-        if not simple or len(simple) <= best:
+        if not simple:
             continue  # a name made only of stop words ("workflow") names nothing
         if len(simple) == 1:
             if short and simple[0] in query and specific(simple[0]):
-                best = 1
+                return True
         elif _side_by_side(simple, words):
-            best = len(simple)
-    return best
+            return True
+    return False
+
+
+def name_held(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> int:
+    """2 when the prompt holds the memory's id whole and the id has two content words or more
+    (`whole_id`), 1 when it holds another of its names (`names_itself`), 0 when none. One id
+    word names a family ("nextjs-..."); "Next.js, React and TypeScript" names
+    `nextjs-react-typescript`, not every Next.js memory."""
+    own = _name_words(memory.id)
+    if len(own) >= 2 and _side_by_side(own, [t for t in query if not _COMPOUND.search(t)]):
+        return 2
+    return 1 if names_itself(memory, query, specific) else 0
 
 
 @lru_cache(maxsize=4096)

@@ -80,7 +80,7 @@ def test_the_split_words_of_a_dotted_name_still_count(workspace: Path) -> None:
     assert printed_ids(ok(load(workspace, "lint the Next.js code"))) == ["js-style"]
 
 
-def test_a_prompt_holding_a_whole_name_puts_that_memory_before_its_family(
+def test_a_prompt_holding_a_whole_id_puts_that_memory_before_its_family(
         workspace: Path) -> None:
     # Every `nextjs-*` id shares "nextjs" with the prompt; the one whose whole id it holds
     # is the one asked for, though a sibling holds more of the prompt's words in its body.
@@ -95,8 +95,8 @@ def test_a_prompt_holding_a_whole_name_puts_that_memory_before_its_family(
     query = "Next.js and Supabase auth for the React dashboard"
     assert printed_ids(ok(load(workspace, query)))[0] == "nextjs-supabase-auth"
     _, rows = dry(workspace, query)
-    assert "full-name" in rows["nextjs-supabase-auth"]["multipliers"]
-    assert "full-name" not in rows["nextjs-react-tailwind"]["multipliers"]
+    assert "whole-id" in rows["nextjs-supabase-auth"]["multipliers"]
+    assert "whole-id" not in rows["nextjs-react-tailwind"]["multipliers"]
 
 
 def test_dry_run_shows_the_joined_word_among_the_anchors(workspace: Path) -> None:
