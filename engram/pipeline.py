@@ -171,9 +171,10 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                       for d in scopes.dirs] if ctx.outer_dirs else []
     limit = None if request.all else (request.limit or ctx.config.load_limit)
     need = None if request.explain or limit is None else limit + RELATED_MAX + 1
+    scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
+                           request.path_only)
     while True:
-        scored = rank.score(ctx, scopes, anchors, touched, procedural, request.gate,
-                            request.path_only, need) if (anchors or touched) else []
+        scored = scoring.score(need) if (anchors or touched) else []
         related = [s for s in scored if s.excluded is None]
         ranked = [s for s in related if s.ranked]
         routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.loose)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engram import route
 from engram.errors import EngramError
-from engram.index import FIELDS, Posting, Record, Restriction
+from engram.index import FIELDS, Postings, Record, Restriction
 from engram.model import WORKSPACE as WORKSPACE_SCOPE
 from engram.model import Candidate, Memory
 from engram.scopes import Context, Scopes
@@ -193,139 +193,218 @@ def _recently(day: str, today_iso: str, days: int) -> bool:
 def score(ctx: Context, scopes: Scopes, anchors: tuple[str, ...], touched: list[str],
           procedural: bool, gate: bool, path_only: bool,
           need: int | None = None) -> list[Scored]:
-    """Every candidate with its evidence, BM25 and exclusion; ranked candidates first.
+    """Every candidate with its evidence, BM25 and exclusion; ranked candidates first (see
+    `Scoring.score`)."""
+    return Scoring(ctx, scopes, anchors, touched, procedural, gate, path_only).score(need)
 
-    With `need`, only candidates that can still reach the top `need` related memories get their
-    record decoded and their multipliers applied (the rest stay unranked at the end, counted as
-    related but never shown): BM25, the gate, the topic check and lifecycle, role and duplicate
-    exclusions need no record, and no multiplier lifts a score by more than `_max_boost`.
-    """
-    weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0) for name in FIELDS)
-    # Without an explanation to print, memories the gate is sure to exclude are only counted
-    # as never related; they are kept aside for a path trigger or the path bonus.
-    drop_weak = need is not None and gate and route.gate_drops_weak(len(anchors))
-    evidence: list[dict[int, route.Evidence]] = []
-    shared: list[list[list[int]]] = []  # per scope: keys given one Evidence object (gather)
-    own: list[set[int]] = []  # per scope: keys whose evidence a path match made their own
-    lengths: list[dict[int, float]] = []
-    weak: list[route.WeakHits] = []
-    doc_freq: Counter[str] = Counter()
-    doc_count = 0
-    weighted_total = 0.0
-    for n, index in enumerate(scopes.indexes):
-        ev: dict[int, route.Evidence] = {}
-        lens: dict[int, float] = {}
-        aside: route.WeakHits = {}
-        alike: list[list[int]] = []
-        path_keys: set[int] = set()
-        here = scopes.touched[n] if scopes.touched and touched else touched
-        corpus = index.corpus()
+
+class _Gathered(NamedTuple):
+    """The evidence of every candidate of every scope, and the corpus figures BM25 needs: the
+    same for every `need`, so a request that widens its ranked set gathers once."""
+
+    evidence: list[dict[int, route.Evidence]]
+    shared: list[list[list[int]]]  # per scope: keys given one Evidence object (gather)
+    own: list[set[int]]  # per scope: keys whose evidence a path match made their own
+    lengths: list[dict[int, float]]
+    weak: list[route.WeakHits]
+    doc_freq: Counter[str]
+    stats: CorpusStats
+    idfs: dict[str, float]
+    most: float  # the most memories a term may be in and still be specific
+
+
+class _Prepared(NamedTuple):
+    ranking: _Ranking
+    specific: Callable[[str], bool]
+
+
+class Scoring:
+    """One request's scoring. `score` may be asked again with a larger `need` (the pipeline
+    widens the ranked set when a pulled prerequisite was left unranked): postings, evidence and
+    decoded records are kept between the calls, and each call ranks afresh from them."""
+
+    def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
+                 touched: list[str], procedural: bool, gate: bool, path_only: bool) -> None:
+        self.ctx = ctx
+        self.scopes = scopes
+        self.anchors = anchors
+        self.touched = touched
+        self.procedural = procedural
+        self.gate = gate
+        self.path_only = path_only
+        self.weights = tuple(dict(ctx.config.load_field_weights).get(name, 0.0)
+                             for name in FIELDS)
+        self._gathered: dict[bool, _Gathered] = {}
+        self._prepared: dict[bool, _Prepared] = {}  # lazy rankings, to go on with
+        self.records: dict[tuple[int, int], Record] = {}
+
+    def _gather(self, drop_weak: bool) -> _Gathered:
+        found = self._gathered.get(drop_weak)
+        if found is None:
+            found = self._gathered[drop_weak] = self._gather_now(drop_weak)
+        return found
+
+    def _gather_now(self, drop_weak: bool) -> _Gathered:
+        scopes, anchors, touched, weights = self.scopes, self.anchors, self.touched, self.weights
+        path_only = self.path_only
+        evidence: list[dict[int, route.Evidence]] = []
+        shared: list[list[list[int]]] = []
+        own: list[set[int]] = []
+        lengths: list[dict[int, float]] = []
+        weak: list[route.WeakHits] = []
+        doc_freq: Counter[str] = Counter()
+        doc_count = 0
+        weighted_total = 0.0
+        for n, index in enumerate(scopes.indexes):
+            ev: dict[int, route.Evidence] = {}
+            lens: dict[int, float] = {}
+            aside: route.WeakHits = {}
+            alike: list[list[int]] = []
+            path_keys: set[int] = set()
+            here = scopes.touched[n] if scopes.touched and touched else touched
+            corpus = index.corpus()
+            if anchors and not path_only:
+                postings = index.postings(anchors, weights)
+                negations = corpus.tokens.negative > 0
+                for term, rows in postings.items():
+                    doc_freq[term] += route.doc_freq(rows, negations)
+                route.gather(postings, weights, ev, lens, aside if drop_weak else None, alike)
+            if here:
+                set_aside: dict[int, tuple[str, Postings]] | None = None
+                matched: dict[int, tuple[route.Evidence | None, route.Evidence]] = {}
+                for key, globs in index.path_rules():
+                    if route.path_matches(globs, here):
+                        if key not in ev and aside:
+                            if set_aside is None:
+                                set_aside = route.weak_index(aside)
+                            found = set_aside.get(key)
+                            if found is not None:
+                                route.gather({found[0]: found[1]}, weights, ev, lens)
+                        ev[key] = _path_matched(ev.get(key), matched)
+                        path_keys.add(key)
+            evidence.append(ev)
+            shared.append(alike)
+            own.append(path_keys)
+            lengths.append(lens)
+            weak.append(aside)
+            doc_count += corpus.doc_count
+            weighted_total += weighted_len(corpus.tokens, weights)
+        stats = CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
+        return _Gathered(evidence, shared, own, lengths, weak, doc_freq, stats,
+                         {term: idf(doc_count, df) for term, df in doc_freq.items()},
+                         route.specific_most(route.content_words(anchors), doc_count))
+
+    def score(self, need: int | None = None) -> list[Scored]:
+        """Every candidate with its evidence, BM25 and exclusion; ranked candidates first.
+
+        With `need`, only candidates that can still reach the top `need` related memories get
+        their record decoded and their multipliers applied (the rest stay unranked at the end,
+        counted as related but never shown): BM25, the gate, the topic check and lifecycle,
+        role and duplicate exclusions need no record, and no multiplier lifts a score by more
+        than `_max_boost`.
+        """
+        # Without an explanation to print, memories the gate is sure to exclude are only counted
+        # as never related; they are kept aside for a path trigger or the path bonus.
+        drop_weak = need is not None and self.gate and route.gate_drops_weak(len(self.anchors))
+        prepared = self._prepared.get(drop_weak) if need is not None else None
+        if prepared is None:
+            prepared = self._prepare(need, drop_weak)
+            if prepared.ranking.lazy:
+                self._prepared[drop_weak] = prepared
+        ranking, specific = prepared.ranking, prepared.specific
+        ranked = ranking.rank(need)
+        for item in ranked:
+            item.loose = False  # judged again below: a wider ranking can change the best match
+        # Which related memories print only as cards: judged on the few that can be shown, and
+        # never the best match, which is the pack's answer however thin its evidence.
+        related = [s for s in ranked if s.excluded is None]
+        for item in related[1:]:
+            item.loose = route.loose(item.evidence, specific)
+        if related:
+            related[0].loose = related[0].evidence.weak
+        ranked_ids = {id(s) for s in ranked}
+        # Unranked candidates are only counted (never shown), so their order does not matter.
+        rest = [s for s in ranking.scored if id(s) not in ranked_ids]
+        return ranked + rest + _unranked(ranking.pools, ranked + rest)
+
+    def _prepare(self, need: int | None, drop_weak: bool) -> _Prepared:
+        """The candidates, judged, with their base scores, ready to rank."""
+        ctx, scopes, anchors, touched = self.ctx, self.scopes, self.anchors, self.touched
+        gate, path_only, procedural = self.gate, self.path_only, self.procedural
+        gathered = self._gather(drop_weak)
+        evidence, shared, own, lengths = (gathered.evidence, gathered.shared, gathered.own,
+                                          gathered.lengths)
+        doc_freq, stats, idfs, most = (gathered.doc_freq, gathered.stats, gathered.idfs,
+                                       gathered.most)
+
+        def specific(term: str) -> bool:
+            return 0 < doc_freq[term] <= most
+
+        # Without an explanation, memories with the same evidence are judged once and ranked
+        # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
+        # lifecycle, role, shadowing) one by one. A query no memory is on topic for is judged
+        # memory by memory (`_exclude_off_topic` reads records), so it ranks them all.
+        off_topic = bool(gate and anchors and not path_only
+                         and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
+        lazy = need is not None and not off_topic
+        scored: list[Scored] = []
+        pools: list[_Pool] = []
+        for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
+                                                           strict=True)):
+            groups = index.dup_groups(ev)
+            restricted = index.restrictions()
+            shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
+            by_evidence = shared[scope_rank] if lazy else []
+            special = shadowed | restricted.keys() | own[scope_rank]
+            if special:
+                by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
+            by_evidence = [keys for keys in by_evidence if keys]
+            pooled = set().union(*by_evidence)
+            for keys in [keys for keys in by_evidence if ev[keys[0]].negated]:
+                pooled.difference_update(keys)
+            by_evidence = [keys for keys in by_evidence if not ev[keys[0]].negated]
+            one_by_one = [key for key in ev if key not in pooled]
+            judged: set[int] = set()
+            for e in [*(ev[keys[0]] for keys in by_evidence),
+                      *map(ev.__getitem__, one_by_one)]:
+                if id(e) not in judged:
+                    judged.add(id(e))
+                    single = e.body_only
+                    e.common = single is not None and doc_freq[single] > 1
+                    e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+            bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
+                               defaultdict(float, lens), idfs, stats)
+            for key in one_by_one:
+                item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
+                scored.append(item)
+                _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
+                         specific)
+            for keys in by_evidence:
+                pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
+                _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
+                pools.append(pool)
         if anchors and not path_only:
-            postings = index.postings(anchors, weights)
-            negations = corpus.tokens.negative > 0
-            for term, rows in postings.items():
-                doc_freq[term] += route.doc_freq(rows, negations)
-            route.gather(postings, weights, ev, lens, aside if drop_weak else None, alike)
-        if here:
-            set_aside: dict[int, tuple[str, Posting]] | None = None
-            matched: dict[int, tuple[route.Evidence | None, route.Evidence]] = {}
-            for key, globs in index.path_rules():
-                if route.path_matches(globs, here):
-                    if key not in ev and aside:
-                        if set_aside is None:
-                            set_aside = route.weak_index(aside)
-                        found = set_aside.get(key)
-                        if found is not None:
-                            route.gather({found[0]: [found[1]]}, weights, ev, lens)
-                    ev[key] = _path_matched(ev.get(key), matched)
-                    path_keys.add(key)
-        evidence.append(ev)
-        shared.append(alike)
-        own.append(path_keys)
-        lengths.append(lens)
-        weak.append(aside)
-        doc_count += corpus.doc_count
-        weighted_total += weighted_len(corpus.tokens, weights)
-    stats = CorpusStats(doc_count, weighted_total / doc_count if doc_count else 0.0)
-    idfs = {term: idf(doc_count, df) for term, df in doc_freq.items()}
-    most = route.specific_most(route.content_words(anchors), doc_count)
-
-    def specific(term: str) -> bool:
-        return 0 < doc_freq[term] <= most
-
-    # Without an explanation, memories with the same evidence are judged once and ranked
-    # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
-    # lifecycle, role, shadowing) one by one. A query no memory is on topic for is judged
-    # memory by memory (`_exclude_off_topic` reads records), so it ranks them all.
-    off_topic = bool(gate and anchors and not path_only
-                     and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
-    lazy = need is not None and not off_topic
-    scored: list[Scored] = []
-    pools: list[_Pool] = []
-    for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
-                                                       strict=True)):
-        groups = index.dup_groups(ev)
-        restricted = index.restrictions()
-        shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-        by_evidence = shared[scope_rank] if lazy else []
-        special = shadowed | restricted.keys() | own[scope_rank]
-        if special:
-            by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
-        by_evidence = [keys for keys in by_evidence if keys]
-        pooled = set().union(*by_evidence)
-        for keys in [keys for keys in by_evidence if ev[keys[0]].negated]:
-            pooled.difference_update(keys)
-        by_evidence = [keys for keys in by_evidence if not ev[keys[0]].negated]
-        one_by_one = [key for key in ev if key not in pooled]
-        judged: set[int] = set()
-        for e in [*(ev[keys[0]] for keys in by_evidence),
-                  *map(ev.__getitem__, one_by_one)]:
-            if id(e) not in judged:
-                judged.add(id(e))
-                single = e.body_only
-                e.common = single is not None and doc_freq[single] > 1
-                e.rare_name = e.strong and route.named_by_rare_word(e, specific)
-        bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
-                           defaultdict(float, lens), idfs, stats)
-        for key in one_by_one:
-            item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
-            scored.append(item)
-            _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
-                     specific)
-        for keys in by_evidence:
-            pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
-            _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
-            pools.append(pool)
-    if anchors and not path_only:
-        _exclude_named_clauses(scopes, scored, anchors)
-    if off_topic:
-        strict = route.content_words(anchors) > route.NAME_MAX_WORDS
-        _exclude_off_topic(scopes, scored, anchors, specific, strict)
-    fetched = fetch_history(ctx)
-    base = {id(s): s.bm25 for s in scored}
-    if any(s.evidence.path_match for s in scored):
-        # A path match scores the best text score of any candidate, set aside or not.
-        top_bm25 = max([s.bm25 for s in scored] + [p.top_bm25 for p in pools])
-        for aside in weak:
-            top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, weights, idfs, stats))
-        bonus = top_bm25 if top_bm25 > 0 else 1.0
-        for s in scored:
-            if s.evidence.path_match:
-                base[id(s)] += bonus
-    kinds = route.file_kinds(touched) if anchors and not path_only else None
-    ranked = _finalize(ctx, scopes, scored, base, need, procedural, fetched, kinds,
-                       lambda memory: route.names_itself(memory, anchors, specific), pools)
-    # Which related memories print only as cards: judged on the few that can be shown, and
-    # never the best match, which is the pack's answer however thin its evidence.
-    related = [s for s in ranked if s.excluded is None]
-    for item in related[1:]:
-        item.loose = route.loose(item.evidence, specific)
-    if related:
-        related[0].loose = related[0].evidence.weak
-    ranked_ids = {id(s) for s in ranked}
-    # Unranked candidates are only counted (never shown), so their order does not matter.
-    rest = [s for s in scored if id(s) not in ranked_ids]
-    return ranked + rest + _unranked(pools, ranked + rest)
+            _exclude_named_clauses(scopes, scored, anchors, self.records)
+        if off_topic:
+            strict = route.content_words(anchors) > route.NAME_MAX_WORDS
+            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records)
+        fetched = fetch_history(ctx)
+        base = {id(s): s.bm25 for s in scored}
+        if any(s.evidence.path_match for s in scored):
+            # A path match scores the best text score of any candidate, set aside or not.
+            top_bm25 = max([s.bm25 for s in scored] + [p.top_bm25 for p in pools])
+            for aside in gathered.weak:
+                top_bm25 = max(top_bm25, _best_weak_bm25(aside, top_bm25, self.weights, idfs,
+                                                         stats))
+            bonus = top_bm25 if top_bm25 > 0 else 1.0
+            for s in scored:
+                if s.evidence.path_match:
+                    base[id(s)] += bonus
+        kinds = route.file_kinds(touched) if anchors and not path_only else None
+        ranking = _Ranking(ctx, scopes, scored, base, procedural, fetched, kinds,
+                           lambda memory: route.names_itself(memory, anchors, specific), pools,
+                           self.records, lazy)
+        return _Prepared(ranking, specific)
 
 
 def _path_matched(ev: route.Evidence | None,
@@ -421,7 +500,7 @@ def unranked(related: Iterable[Scored]) -> set[tuple[int, int]]:
     return out
 
 
-def _unranked(pools: list[_Pool], others: list[Scored]) -> list[Scored]:
+def _unranked(pools: Sequence[_Pool], others: list[Scored]) -> list[Scored]:
     """The members no one ranked, each stood for by its pool's model (only counted): related,
     or excluded as its pool is, or a duplicate when its near-duplicate group already has a
     related member among `others` or in a pool before (as `_mark_unranked_duplicates` does)."""
@@ -457,9 +536,9 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, .
     lens: dict[int, float] = {}
     for term, rows in aside.items():
         if bound[term] > floor:
-            for posting in rows:
-                tfs[posting.key] = {term: route.weighted_tf(posting.counts, weights)}
-                lens[posting.key] = posting.length
+            for key, counts, length in zip(*rows, strict=True):
+                tfs[key] = {term: route.weighted_tf(counts, weights)}
+                lens[key] = length
     scores = bm25_scores(tfs, lens, idfs, stats)
     return max(scores.values(), default=0.0)
 
@@ -536,75 +615,100 @@ def _named_bound(evidence: route.Evidence) -> float:
     return _named(evidence)
 
 
-def _finalize(ctx: Context, scopes: Scopes, scored: list[Scored], base: dict[int, float],
-              need: int | None, procedural: bool, fetched: dict[str, str],
-              kinds: frozenset[str] | None = None,
-              names: Callable[[Memory], bool] | None = None,
-              pools: Sequence[_Pool] = ()) -> list[Scored]:
-    """Decode records and apply multipliers, best base score first, until no candidate left
-    could enter the top `need` related (every candidate when need is None); returns them ranked.
-    With the touched files' `kinds`, a text match whose globs are for other kinds of file is
-    excluded (`other-files`) as its record is read. Members of `pools` (only with `need`)
-    become candidates as they come up.
+class _Ranking:
+    """Decodes records and applies multipliers, best base score first, until no candidate left
+    could enter the top `need` related (every candidate when need is None); `rank` returns them
+    ranked. With the touched files' `kinds`, a text match whose globs are for other kinds of
+    file is excluded (`other-files`) as its record is read. Members of `pools` (only with
+    `need`) become candidates as they come up.
+
+    `rank` may be called again with a larger `need`: it goes on from where it stopped. Ranking
+    stops only between batches, and a stop for a larger need is never reached before the stop
+    for a smaller one, so going on gives exactly what ranking for the larger need at once gives.
     """
-    lock = ctx.sources_lock
-    done: list[Scored] = []
 
-    def rank_batch(batch: list[Scored]) -> None:
-        _load_records(scopes, batch)
-        for item in batch:
-            if names is not None and item.evidence.in_naming_fields and names(item.rec.memory):
-                item.evidence = route.copy(item.evidence)  # its own: gather shares evidence
-                item.evidence.whole_name = True
-            _multiply(item, ctx, base[id(item)], procedural, fetched, lock)
-            if (kinds and item.excluded is None and not item.evidence.path_match
-                    and route.for_other_files(item.rec.memory.applies_to, kinds)):
-                item.excluded = "other-files"
-                item.detail = "its applies_to is for other kinds of file than the touched ones"
-        done.extend(batch)
-
-    # Every candidate is multiplied here once, whether or not an exclusion check already read
-    # its record (a memory whose clause the query touches, one the query names): a loaded record
-    # says nothing about its score.
-    if need is None:
-        rank_batch(list(scored))
-    else:
+    def __init__(self, ctx: Context, scopes: Scopes, scored: list[Scored],
+                 base: dict[int, float], procedural: bool, fetched: dict[str, str],
+                 kinds: frozenset[str] | None, names: Callable[[Memory], bool] | None,
+                 pools: Sequence[_Pool], records: dict[tuple[int, int], Record],
+                 lazy: bool) -> None:
+        self.ctx = ctx
+        self.scopes = scopes
+        self.scored = scored
+        self.base = base
+        self.procedural = procedural
+        self.fetched = fetched
+        self.kinds = kinds
+        self.names = names
+        self.pools = pools
+        self.records = records
+        self.lazy = lazy
+        self.done: list[Scored] = []
+        self.marked: list[Scored] = []  # marked duplicates by the last `rank`: undone first
         # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
         # near-duplicate group are ranked like the rest and counted once per group: a member
         # left unranked scores below the top `need`, so it cannot displace its group's
         # member there (and the group stays resolved to its best member where it matters).
         # The `named` factor needs no record, so it is in the key, not in every bound.
         # A pool has one entry, its next member's; the slot is -1 - its position.
-        heap = [(-base[id(s)] * _named_bound(s.evidence), s.scope_rank, s.key, n)
-                for n, s in enumerate(scored) if s.excluded is None]
-        heap += [(-p.bound(), p.scope_rank, p.keys[0], -1 - n)
-                 for n, p in enumerate(pools) if p.live]
-        heapq.heapify(heap)
-        boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
-        while heap:
-            live = _one_per_group(done)
-            top_base, top_scope = -heap[0][0], heap[0][1]
-            if len(live) >= need and top_base * boosts[top_scope] < live[need - 1]:
-                break
-            batch: list[Scored] = []
-            while heap and len(batch) < FINALIZE_BATCH:
-                slot = heapq.heappop(heap)[3]
-                if slot >= 0:
-                    batch.append(scored[slot])
-                    continue
-                pool = pools[-1 - slot]
-                item = pool.take()
-                base[id(item)] = item.bm25
-                batch.append(item)
-                if pool.live:
-                    heapq.heappush(heap, (-pool.bound(), pool.scope_rank,
-                                          pool.keys[pool.taken], slot))
-            rank_batch(batch)
-    done.sort(key=lambda s: order_key(s.score, s.scope_rank, s.rec.memory.id,
-                                           s.evidence.path_match))
-    _mark_duplicates(done)
-    _mark_unranked_duplicates(done + scored)
-    return done
+        self.heap: list[tuple[float, int, int, int]] = []
+        if lazy:
+            self.heap = [(-base[id(s)] * _named_bound(s.evidence), s.scope_rank, s.key, n)
+                         for n, s in enumerate(scored) if s.excluded is None]
+            self.heap += [(-p.bound(), p.scope_rank, p.keys[0], -1 - n)
+                          for n, p in enumerate(pools) if p.live]
+            heapq.heapify(self.heap)
+        self.boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
+
+    def _rank_batch(self, batch: list[Scored]) -> None:
+        _load_records(self.scopes, batch, self.records)
+        lock, names, kinds = self.ctx.sources_lock, self.names, self.kinds
+        for item in batch:
+            if names is not None and item.evidence.in_naming_fields and names(item.rec.memory):
+                item.evidence = route.copy(item.evidence)  # its own: gather shares evidence
+                item.evidence.whole_name = True
+            _multiply(item, self.ctx, self.base[id(item)], self.procedural, self.fetched, lock)
+            if (kinds and item.excluded is None and not item.evidence.path_match
+                    and route.for_other_files(item.rec.memory.applies_to, kinds)):
+                item.excluded = "other-files"
+                item.detail = "its applies_to is for other kinds of file than the touched ones"
+        self.done.extend(batch)
+
+    def rank(self, need: int | None) -> list[Scored]:
+        for item in self.marked:
+            item.excluded, item.detail = None, ""
+        done, heap, scored, pools = self.done, self.heap, self.scored, self.pools
+        # Every candidate is multiplied here once, whether or not an exclusion check already
+        # read its record (a memory whose clause the query touches, one the query names): a
+        # loaded record says nothing about its score.
+        if not self.lazy:
+            if not done:
+                self._rank_batch(list(scored))
+        else:
+            while heap:
+                live = _one_per_group(done)
+                top_base, top_scope = -heap[0][0], heap[0][1]
+                if need is not None and len(live) >= need and \
+                        top_base * self.boosts[top_scope] < live[need - 1]:
+                    break
+                batch: list[Scored] = []
+                while heap and len(batch) < FINALIZE_BATCH:
+                    slot = heapq.heappop(heap)[3]
+                    if slot >= 0:
+                        batch.append(scored[slot])
+                        continue
+                    pool = pools[-1 - slot]
+                    item = pool.take()
+                    self.base[id(item)] = item.bm25
+                    batch.append(item)
+                    if pool.live:
+                        heapq.heappush(heap, (-pool.bound(), pool.scope_rank,
+                                              pool.keys[pool.taken], slot))
+                self._rank_batch(batch)
+        done.sort(key=lambda s: order_key(s.score, s.scope_rank, s.rec.memory.id,
+                                          s.evidence.path_match))
+        self.marked = _mark_duplicates(done) + _mark_unranked_duplicates(done + scored)
+        return list(done)
 
 
 def _one_per_group(done: list[Scored]) -> list[float]:
@@ -621,33 +725,43 @@ def _one_per_group(done: list[Scored]) -> list[float]:
     return sorted([*scores, *best.values()], reverse=True)
 
 
-def _mark_unranked_duplicates(scored: list[Scored]) -> None:
+def _mark_unranked_duplicates(scored: list[Scored]) -> list[Scored]:
     """Unranked members of a group that already has a member: excluded as duplicates, so the
     count of related memories is what full ranking gives (one per group). Which member is
     kept only matters among the ranked ones."""
     kept = {(s.scope_rank, s.group) for s in scored
             if s.ranked and s.excluded is None and s.group is not None}
+    marked: list[Scored] = []
     for item in scored:
         if not item.ranked and item.excluded is None and item.group is not None:
             slot = (item.scope_rank, item.group)
             if slot in kept:
                 item.excluded, item.detail = "duplicate", "near-duplicate of a ranked member"
+                marked.append(item)
             else:
                 kept.add(slot)
+    return marked
 
 
-def _load_records(scopes: Scopes, items: list[Scored]) -> None:
+def _load_records(scopes: Scopes, items: list[Scored],
+                  cache: dict[tuple[int, int], Record] | None = None) -> None:
+    """Give each item its record, from `cache` (of one request's scoring) where it is there."""
+    if cache is None:
+        cache = {}
     for scope_rank, index in enumerate(scopes.indexes):
-        keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None]
+        keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None
+                and (scope_rank, s.key) not in cache]
         if keys:
             records = index.records(keys)
             if len(records) < len(set(keys)):
                 # A posting names a memory the index does not hold: the cache disagrees with
                 # itself, and the read path rebuilds it (`_rebuilds_corrupt_index`).
                 raise sqlite3.DatabaseError("index postings name a missing memory")
-            for item in items:
-                if item.scope_rank == scope_rank and item.record is None:
-                    item.record = records[item.key]
+            for key, record in records.items():
+                cache[scope_rank, key] = record
+    for item in items:
+        if item.record is None:
+            item.record = cache[item.scope_rank, item.key]
 
 
 def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
@@ -676,13 +790,13 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
     item.ranked = True
 
 
-def _exclude_named_clauses(scopes: Scopes, scored: list[Scored],
-                           anchors: tuple[str, ...]) -> None:
+def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[str, ...],
+                           records: dict[tuple[int, int], Record]) -> None:
     """Exclude memories whose own exclusion clause the query describes (not a touched file's:
     the path says the memory applies). Only memories the query meets inside a clause are read."""
     touched = [s for s in scored if s.excluded is None and s.evidence.negated
                and not s.evidence.path_match]
-    _load_records(scopes, touched)
+    _load_records(scopes, touched, records)
     for item in touched:
         clause = route.names_an_exclusion(item.rec.memory.negations, anchors)
         if clause is not None:
@@ -690,7 +804,8 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored],
 
 
 def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
-                       specific: Callable[[str], bool], strict: bool) -> None:
+                       specific: Callable[[str], bool], strict: bool,
+                       records: dict[tuple[int, int], Record]) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
     only path matches and the memories it names by their id, a tag or a trigger phrase may
     still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
@@ -700,7 +815,7 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, .
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
-    _load_records(scopes, named)
+    _load_records(scopes, named, records)
     exempt = {id(s) for s in named if route.names_itself(s.rec.memory, query, specific)}
     for item in live:
         if id(item) not in exempt:
@@ -709,9 +824,10 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, .
                            "evidence for it")
 
 
-def _mark_duplicates(scored: list[Scored]) -> None:
+def _mark_duplicates(scored: list[Scored]) -> list[Scored]:
     """At most one member of a near-duplicate group: the best ranked one stays related."""
     kept: dict[tuple[int, str], str] = {}
+    marked: list[Scored] = []
     for item in scored:
         group = item.group
         if item.excluded or group is None:
@@ -719,8 +835,10 @@ def _mark_duplicates(scored: list[Scored]) -> None:
         slot = (item.scope_rank, group)
         if slot in kept:
             item.excluded, item.detail = "duplicate", f"near-duplicate of {kept[slot]}"
+            marked.append(item)
         else:
             kept[slot] = item.rec.memory.id
+    return marked
 
 
 def candidate(item: Scored, rank_no: int = 0, reason: str | None = None,

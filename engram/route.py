@@ -10,10 +10,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
-from operator import attrgetter
 from typing import Protocol
 
-from engram.index import FieldCounts, Posting
+from engram.index import FieldCounts, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
 
@@ -77,18 +76,17 @@ class Evidence:
         return self.common and self.body_only is not None
 
 
-_COUNTS = attrgetter("counts")
-WeakHits = dict[str, list[Posting]]  # anchor -> postings of memories with that one weak hit
+WeakHits = dict[str, Postings]  # anchor -> postings of memories with that one weak hit
 
 
-def doc_freq(postings: list[Posting], negations: bool) -> int:
+def doc_freq(postings: Postings, negations: bool) -> int:
     """How many memories hold the term in text that scores. A term met only inside an
     exclusion clause does not count: IDF is over the documents BM25 scores, as rank_bm25 has it
     on the same weighted documents. Without any clause in the index, every posting counts."""
     if not negations:
-        return len(postings)
+        return len(postings.keys)
     # Postings share FieldCounts objects for equal counts: test each once.
-    counts = list(map(_COUNTS, postings))
+    counts = postings.counts
     objects = dict(zip(map(id, counts), counts, strict=True))
     return sum(n for code, n in Counter(map(id, counts)).items() if any(objects[code].scoring))
 
@@ -103,7 +101,7 @@ def _named_in(counts: FieldCounts) -> bool:
     return bool(counts.id or counts.tags or counts.triggers)
 
 
-def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
+def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
            into: dict[int, Evidence], lengths: dict[int, float],
            weak: WeakHits | None = None, shared: list[list[int]] | None = None) -> None:
     """Fold one scope's postings for the anchors into per-memory evidence (and note each
@@ -120,13 +118,13 @@ def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
     of each group of memories given one Evidence object.
     """
     terms = list(postings)
-    columns = [tuple(zip(*rows, strict=True)) or ((), (), ()) for rows in postings.values()]
+    columns = list(postings.values())
     # Postings share FieldCounts objects for equal counts (ScopeIndex.postings): a pattern is
     # the identity of each anchor's counts, 0 where the memory lacks the anchor.
-    found = [dict(zip(keys, map(id, counts), strict=True)) for keys, counts, _ in columns]
+    found = [dict(zip(c.keys, map(id, c.counts), strict=True)) for c in columns]
     counts_of: dict[int, FieldCounts] = {}
-    for _, counts, _ in columns:
-        counts_of.update(zip(map(id, counts), counts, strict=True))
+    for column in columns:
+        counts_of.update(zip(map(id, column.counts), column.counts, strict=True))
     keys = list(dict.fromkeys(chain.from_iterable(c[0] for c in columns)))
     by_pattern: dict[tuple[int, ...], list[int]] = {}
     for key, pattern in zip(keys, zip(*[map(f.get, keys, repeat(0)) for f in found], strict=True),
@@ -164,7 +162,7 @@ def gather(postings: Mapping[str, list[Posting]], weights: tuple[float, ...],
     if weak is not None:
         for term, rows in postings.items():
             keys_aside = set(aside.get(term, ()))
-            weak[term] = [p for p in rows if p.key in keys_aside] if keys_aside else []
+            weak[term] = rows.only(keys_aside) if keys_aside else Postings((), (), ())
 
 
 _Hit = tuple[float, tuple[str, ...], bool, bool]  # weighted tf, fields hit, negative, strong
@@ -195,10 +193,11 @@ def copy(ev: Evidence | None) -> Evidence:
     return out
 
 
-def weak_index(weak: WeakHits) -> dict[int, tuple[str, Posting]]:
-    """Memory key -> (anchor, posting) of the memories set aside, for the path triggers that
-    match one after all."""
-    return {p.key: (term, p) for term, rows in weak.items() for p in rows}
+def weak_index(weak: WeakHits) -> dict[int, tuple[str, Postings]]:
+    """Memory key -> (anchor, its one posting) of the memories set aside, for the path triggers
+    that match one after all."""
+    return {key: (term, Postings((key,), (counts,), (length,)))
+            for term, rows in weak.items() for key, counts, length in zip(*rows, strict=True)}
 
 
 def weighted_tf(counts: FieldCounts, weights: tuple[float, ...]) -> float:

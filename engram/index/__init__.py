@@ -31,7 +31,7 @@ from engram.index._types import (
     FieldCounts,
     Head,
     PathRule,
-    Posting,
+    Postings,
     Record,
     Restriction,
 )
@@ -44,7 +44,7 @@ __all__ = [
     "FieldCounts",
     "Head",
     "PathRule",
-    "Posting",
+    "Postings",
     "Record",
     "Restriction",
     "Restrictions",

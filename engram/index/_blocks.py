@@ -17,6 +17,7 @@ import struct
 import zlib
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 ENTRY = struct.Struct("<IQQd")
 Entry = tuple[int, int, int, float]
@@ -40,6 +41,26 @@ def decode(blocks: Iterable[tuple[int, bytes]]) -> list[Entry]:
             raise sqlite3.DatabaseError("posting block fails its checksum")
         blobs.append(blob)
     return list(ENTRY.iter_unpack(b"".join(blobs)))
+
+
+def decode_columns(blocks: Iterable[tuple[int, bytes]]
+                   ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+    """The entries of `decode` as four columns (keys, packed counts, packed lengths, default
+    lengths): each block is unpacked in one C call and split by slicing, with no Python work
+    or tuple per entry (a common term has an entry in most memories)."""
+    flat: list[int | float] = []
+    for crc, blob in blocks:
+        if not isinstance(blob, bytes) or checksum(blob) != crc or len(blob) % ENTRY.size:
+            raise sqlite3.DatabaseError("posting block fails its checksum")
+        flat += _run(len(blob) // ENTRY.size).unpack(blob)
+    return (tuple(flat[0::4]), tuple(flat[1::4]),  # type: ignore[arg-type]
+            tuple(flat[2::4]), tuple(flat[3::4]))  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=64)
+def _run(count: int) -> struct.Struct:
+    """The layout of `count` entries in a row (a block holds at most 512)."""
+    return struct.Struct("<" + "IQQd" * count)
 
 
 def checksum(blob: bytes) -> int:

@@ -1,7 +1,7 @@
 """How a memory is encoded for storage: per-field term counts packed into one integer per
 posting, field lengths packed beside them, the record as JSON and its routing `head`.
 
-Private to engram.index: readers get `FieldCounts` and `Posting` values, never a packed integer.
+Private to engram.index: readers get `FieldCounts` and `Postings` values, never a packed integer.
 """
 
 from __future__ import annotations

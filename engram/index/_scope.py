@@ -55,7 +55,7 @@ from engram.index._types import (
     FieldCounts,
     Head,
     PathRule,
-    Posting,
+    Postings,
     Record,
     Restriction,
 )
@@ -466,12 +466,12 @@ class ScopeIndex:
         return self._memo
 
     def postings(self, terms: Iterable[str], weights: Sequence[float] = DEFAULT_WEIGHTS
-                 ) -> dict[str, list[Posting]]:
+                 ) -> dict[str, Postings]:
         """term -> the active memories holding it, by key, each with its document length under
         these field weights (one per FIELDS name, in that order). Equal field counts of one
         term are one FieldCounts object (route.gather groups memories by it)."""
         memo = self.cached()
-        out: dict[str, list[Posting]] = {}
+        out: dict[str, Postings] = {}
         for term in terms:
             rows = memo.get(("postings", term, tuple(weights)))
             if rows is None:
@@ -485,27 +485,21 @@ class ScopeIndex:
         return out
 
     def _postings(self, term: str, weights: Sequence[float], inactive: set[int]
-                  ) -> list[Posting]:
-        stored_lengths = tuple(weights) == DEFAULT_WEIGHTS
-        # Most postings share a handful of count patterns (one hit in the body...), and every
-        # posting of a memory has its lengths: decode each once.
-        counts: dict[int, FieldCounts] = {}
-        lengths: dict[int, float] = {}
-        new = tuple.__new__
-        rows = []
-        for key, packed, lens, dl in blocks.decode(self.conn.execute(
-                "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,))):
-            if key in inactive:
-                continue
-            hit = counts.get(packed)
-            if hit is None:
-                hit = counts[packed] = unpack_counts(packed)
-            if not stored_lengths:
-                dl = lengths.get(lens, -1.0)
-                if dl < 0:
-                    dl = lengths[lens] = weighted_length(lens, weights)
-            rows.append(new(Posting, (key, hit, dl)))
-        return rows
+                  ) -> Postings:
+        keys, packed, lens, stored = blocks.decode_columns(self.conn.execute(
+            "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,)))
+        # A common term has tens of thousands of postings and a handful of count patterns and
+        # lengths: each pattern is decoded once, and the columns are mapped in C.
+        counts = {p: unpack_counts(p) for p in set(packed)}
+        if tuple(weights) == DEFAULT_WEIGHTS:
+            lengths = stored
+        else:
+            weighted = {n: weighted_length(n, weights) for n in set(lens)}
+            lengths = tuple(map(weighted.__getitem__, lens))
+        found = Postings(keys, tuple(map(counts.__getitem__, packed)), lengths)
+        if inactive and not inactive.isdisjoint(keys):
+            return found.only(set(keys) - inactive)
+        return found
 
     def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
         """The near-duplicate group of each of these memories that is in one, read from the

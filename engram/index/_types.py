@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NamedTuple
 
 from engram.model import Memory
@@ -34,12 +35,21 @@ FIELDS: tuple[str, ...] = FieldCounts._fields
 SCORING_FIELDS: tuple[str, ...] = FIELDS[:-1]
 
 
-class Posting(NamedTuple):
-    """One memory holding one term."""
+class Postings(NamedTuple):
+    """The memories holding one term, as three columns of one entry per memory: a common term
+    is in most memories, and columns are built and read in C, where a record per memory costs
+    a Python object each."""
 
-    key: int  # the memory's key in its scope's index
-    counts: FieldCounts  # occurrences of the term per field (shared by equal patterns)
-    length: float  # the memory's document length, its fields weighted as the read asked
+    keys: tuple[int, ...]  # the memories' keys in their scope's index
+    counts: tuple[FieldCounts, ...]  # occurrences of the term per field (shared by equal counts)
+    lengths: tuple[float, ...]  # document lengths, their fields weighted as the read asked
+
+    def only(self, wanted: Collection[int]) -> Postings:
+        """The entries of these keys."""
+        kept = [n for n, key in enumerate(self.keys) if key in wanted]
+        return Postings(tuple(map(self.keys.__getitem__, kept)),
+                        tuple(map(self.counts.__getitem__, kept)),
+                        tuple(map(self.lengths.__getitem__, kept)))
 
 
 class Corpus(NamedTuple):

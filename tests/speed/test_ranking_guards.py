@@ -189,7 +189,7 @@ def test_pool_bound_is_never_below_a_members_real_score(workspace: Path) -> None
         corpus = index.corpus()
         stats = rank.CorpusStats(corpus.doc_count,
                                  rank.weighted_len(corpus.tokens, weights) / corpus.doc_count)
-        idfs = {t: rank.idf(corpus.doc_count, len(rows))
+        idfs = {t: rank.idf(corpus.doc_count, len(rows.keys))
                 for t, rows in index.postings(anchors, weights).items()}
         by_evidence: dict[int, list[int]] = {}
         for key, e in evidence.items():
@@ -205,5 +205,68 @@ def test_pool_bound_is_never_below_a_members_real_score(workspace: Path) -> None
                 rest = pool.keys[pool.taken:]
                 assert all(real[k] * rank._named_bound(e) <= bound for k in rest)
                 assert pool.take().bm25 == real[rest[0]]
+    finally:
+        scopes.close()
+
+
+def _outcome(scored: list[rank.Scored]) -> tuple[object, ...]:
+    ranked = [(s.scope_rank, s.key, s.excluded, s.detail, round(s.score, 9), s.loose)
+              for s in scored if s.ranked]
+    return tuple(ranked), sum(1 for s in scored if s.excluded is None)
+
+
+@pytest.mark.parametrize("query", ["add retries to the fastapi endpoint",
+                                   "add logging to every endpoint change"])
+def test_widened_ranking_goes_on_exactly_as_ranking_wide_at_once(
+        workspace: Path, query: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pipeline widens the ranked set when a pulled prerequisite was left unranked: going
+    # on from the narrow ranking (duplicates marked by it undone) must give what ranking for
+    # the wide need from scratch gives.
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 2)
+    make_templated_corpus(workspace / ".engram", 600, seed=3)
+    request = Request(query=query, cwd=str(workspace), record_fetch=False)
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        anchors = query_anchors(query)
+        widened = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
+        narrow = widened.score(3)
+        wide = widened.score(40)
+        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(40)
+        assert sum(s.ranked for s in narrow) < sum(s.ranked for s in wide)
+        assert _outcome(wide) == _outcome(fresh)
+    finally:
+        scopes.close()
+
+
+def test_widening_undoes_the_duplicates_a_narrow_ranking_marked(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Near-copies ranked one by one (a lifecycle field keeps them out of the shared-evidence
+    # pools): a narrow ranking marks a family's unranked copies as duplicates of its ranked
+    # one, and a wider ranking must rank them and name the copy they duplicate, as ranking wide
+    # at once does.
+    monkeypatch.setattr(rank, "FINALIZE_BATCH", 1)
+    root = workspace / ".engram"
+    rng = random.Random(11)
+    filler = [w for w in WORDS if w not in ("retry", "deploy", "queue")]
+    for family in range(12):
+        # Longer families score lower: a spread the stopping bound can cut.
+        words = " ".join(rng.choice(filler) for _ in range(20 + 40 * family))
+        for copy in range(3):
+            body = f"Retry the deploy queue. {words}" + " review" * copy
+            write_memory(root, f"f{family:02d}-{copy}.md",
+                         f"---\nid: f{family:02d}-{copy}\ntype: rule\ntags: [deploy]\n"
+                         f"valid_until: 2999-01-01\n---\n{body}\n")
+    request = Request(query="retry the deploy queue", cwd=str(workspace), record_fetch=False)
+    ctx = resolve(request)
+    scopes = Scopes(ctx)
+    try:
+        anchors = query_anchors(request.query)
+        widened = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
+        narrow = widened.score(2)
+        assert any(s.excluded == "duplicate" and not s.ranked for s in narrow)
+        wide = widened.score(10)
+        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(10)
+        assert _outcome(wide) == _outcome(fresh)
     finally:
         scopes.close()
