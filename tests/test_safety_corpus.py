@@ -43,12 +43,13 @@ def test_each_part_meets_the_targets(part: str) -> None:
     secrets = [i for i in items if i.expect == "secret"]
     attacks = [i for i in items if i.hostile and i.expect != "secret"]
     benign = [i for i in items if not i.hostile]
-    assert len(attacks) >= 40 and len(benign) >= 30
+    # A part holds at least 40 attacks, or is a secrets-only part of at least 100 secrets.
+    assert (len(attacks) >= 40 or not attacks and len(secrets) >= 100) and len(benign) >= 30
     printed_secrets = [i.name for i in secrets if not kinds(i.text)]
     printed_attacks = [i.name for i in attacks if not kinds(i.text)]
     withheld = [i.name for i in benign if kinds(i.text)]
     assert len(printed_secrets) <= 0.05 * max(len(secrets), 1), printed_secrets
-    assert len(printed_attacks) < 0.10 * len(attacks), printed_attacks
+    assert len(printed_attacks) < 0.10 * max(len(attacks), 1), printed_attacks
     assert withheld == []
 
 

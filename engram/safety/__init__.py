@@ -23,6 +23,7 @@ from engram.safety.secrets import (
     keyword_secret,
     manifest_secrets,
     provider_token,
+    random_letters,
     real_token,
 )
 from engram.safety.structure import (
@@ -496,10 +497,11 @@ _KEY_BODY_RE = _Rule(
 _KEY_STAND_IN_RE = _Rule(r"EXAMPLE|\.\.\.|…")
 _INLINE_KEY_BODY_RE = _Rule(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
 _ASSIGN_RE = _Rule(
-    r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret|token"
+    r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret[oe]?|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
-    r"|credentials?|(?:service|account|signing|encryption|master|db|database)[_-]?key|contrase[nñ]a))"
-    r"[\"']?\]?\s*(?::=|=>|==|[?+]?=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
+    r"|credentials?|creds|(?:service|account|signing|encryption|master|db|database|secret)[_-]?key"
+    r"|contrase[nñ]a))"
+    r"[\"']?\]?\s*(?::=|=>|[!=]==?|[?+]?=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
     re.IGNORECASE,
 )
 # Pagination, idempotency and lock tokens (AWS NextToken, ClientToken, LockToken...) are
@@ -510,11 +512,11 @@ _NOT_SECRET_KEY_RE = _Rule(
     r"[_-]?token$",
     re.IGNORECASE,
 )
-_QUOTED_RE = _Rule(r"(?:[rbuRBUfF]{1,2})?([\"'`])(.*?)\1")
+_QUOTED_RE = _Rule(r"(?:[rbuRBUfF]{1,2}|@)?([\"'`])(.*?)\1")
 _BARE_RE = _Rule(r"[^\s,;:)}\]\"'`]+")
 # Code, not a value: a call, subscript or keyword default (`Token=None`), a tuple, a path, a YAML
 # tag or anchor.
-_CALL_RE = _Rule(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?!=|$))|[/~.!&*(]")
+_CALL_RE = _Rule(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
 _NAME_RE = _Rule(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _PLACEHOLDER_RE = _Rule(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
@@ -548,7 +550,7 @@ def _real_value(value: str) -> bool:
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
     if _PATH_OR_CODE_RE.rx.fullmatch(value):
         return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
-    return not _WORDS_ONLY_RE.rx.fullmatch(value)
+    return not _WORDS_ONLY_RE.rx.fullmatch(value) or random_letters(value)
 
 
 def _assignment_is_secret(key: str, value: str) -> bool:
@@ -564,7 +566,7 @@ def _assignment_is_secret(key: str, value: str) -> bool:
     bare = _BARE_RE.rx.match(value)
     # `process.env.KEY!` (TypeScript's non-null assertion), `String!` (a GraphQL type).
     word = bare.group().rstrip("!?;,") if bare else ""
-    if not word or _NAME_RE.rx.fullmatch(word):
+    if not word or _NAME_RE.rx.fullmatch(word) and not random_letters(word):
         return False
     return _real_value(word)
 
@@ -694,7 +696,8 @@ _GATES = {
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
         r"|authorization:|x-[\w-]*(?:key|token):|value="
-        r"|(?:service|account|signing|encryption|master|db|database|private|auth)[_-]?key"
+        r"|(?:service|account|signing|encryption|master|db|database|private|auth|secret)[_-]?key"
+        r"|creds"
         r"|://[^\s/@]*:[^\s/@]*@|mysql|mariadb|token>|private-lines:"
     ),
 }
@@ -944,7 +947,7 @@ _EXFIL_ANCHORS = (
     "vault-token", ".azure",
 )
 _LEAK_ANCHORS = (
-    "key", "pass", "secret", "token", "bearer", "pwd", "credential", "contrase", "basic", "-u",
+    "key", "pass", "secret", "token", "bearer", "pwd", "cred", "contrase", "basic", "-u",
     "user", "authorization", "x-", "value=", "://", "-----begin", "mysql", "mariadb",
     "private-lines:",
 )

@@ -82,7 +82,7 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Facebook token", r"EAA[MC][A-Za-z0-9]{100,}"),
     ("Frame.io token", r"fio-u-[A-Za-z0-9_=-]{64}"),
     ("Flutterwave key", r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK_TEST[a-hA-H0-9]{12}"),
-    ("Harness token", r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[0-9a-f]{24}\.[A-Za-z0-9]{20}"),
+    ("Harness token", r"(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     ("Infracost key", r"ico-[A-Za-z0-9]{32}"),
     ("Mapbox secret token", r"sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}"),
     ("OpenShift token", r"sha256~[A-Za-z0-9_-]{43}"),
@@ -150,6 +150,16 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Fireworks key", r"fw_[A-Za-z0-9]{24}"),
     ("Azure DevOps token", r"[a-z2-7]{52}|[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{4}"),
     ("Twilio account SID and token", r"AC[a-f0-9]{32}:[a-f0-9]{32}"),
+    # detect-secrets flags the account SID on its own: it is half of every Twilio credential.
+    ("Twilio account SID", r"AC[a-f0-9]{32}"),
+    ("Flutterwave encryption key", r"FLWSECK_TEST-[a-hA-H0-9]{12}"),
+    ("Flutterwave public key", r"FLWPUBK(?:_TEST)?-[a-hA-H0-9]{32}-X"),
+    ("Vault token (legacy)", r"s\.[A-Za-z0-9]{24}"),
+    ("New Relic browser key", r"NRJS-[a-f0-9]{19}"),
+    ("Aiven token", r"AVNS_[A-Za-z0-9_]{8,}"),
+    ("Amazon Bedrock key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
+    ("Azure instrumentation key",
+     r"InstrumentationKey=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
 )
 _TOKEN_RE = re.compile(
     "(?<![A-Za-z0-9_])(?:"
@@ -182,8 +192,11 @@ def real_token(token: str) -> bool:
         return False
     has_digit = any(c.isdigit() for c in body)
     mixed_case = any(c.islower() for c in body) and any(c.isupper() for c in body)
-    # `sk-fading-circle-animation` is a CSS class: no digit and one case.
-    return (has_digit or mixed_case) and any(c.isalpha() for c in body)
+    # `sk-fading-circle-animation` is a CSS class: no digit and one case. An AWS key id has
+    # no digit one time in thirty (its alphabet is A-Z and 2-7), so upper case alone counts
+    # when the characters are many and varied.
+    upper_only = body.isupper() and body.isalpha() and len(set(body)) >= 10
+    return (has_digit or mixed_case or upper_only) and any(c.isalpha() for c in body)
 
 
 def _sample_jwt(token: str) -> bool:
@@ -215,6 +228,8 @@ def provider_token(text: str) -> tuple[int, str] | None:
                     continue
                 if name == "JSON web token" and _sample_jwt(token):
                     continue
+                if name == "Vault token (legacy)" and not any(c.isdigit() for c in token):
+                    continue  # `s.getElementsByTagName`: a property, not a token
                 return column + run.start() + m.start(), name
             for m in _PREFIXED_RE.finditer(_after_key(run.group())):
                 if random_body(m.group("body"), m.group("prefix")):
@@ -258,6 +273,20 @@ def random_body(body: str, prefix: str = "") -> bool:
     return not hexadecimal or prefix in _SECRET_PREFIXES
 
 
+def random_letters(value: str) -> bool:
+    """Letters only, yet generated: upper and lower case changing at about every other
+    character and no words (`xnFpXomfqMLfcCfz`), where a stand-in reads as words
+    (`ChangeMe`, `MySecretPassword`)."""
+    if len(value) < 10 or not value.isalpha() or len(set(value)) < 8:
+        return False
+    if value.islower() or value.isupper():
+        # One case: generated letters carry few vowels (a fifth, against two fifths in words
+        # and in stand-ins such as `thisisnotarealkey`).
+        vowels = sum(c in "aeiou" for c in value.lower())
+        return len(value) >= 20 and vowels < 0.25 * len(value) and len(set(value)) >= 12
+    return _switches(value) >= 0.4 * len(value) and not _wordy(value)
+
+
 def _wordy(value: str) -> bool:
     """Mostly pronounceable words (`ShouldReturnUserWhenIdIs42`): over 60% of the characters sit
     in a run of two or more lower-case letters with a vowel. A random base62 string does so
@@ -280,20 +309,58 @@ def _switches(value: str) -> int:
 
 def random_value(value: str) -> bool:
     """A value that can only be generated. Used where the key alone says little (`DD_APP_KEY`,
-    `twitter: bearer:`): hex of 16 digits or more, or a string of 14 or more mixing upper case,
-    lower case and digits; words, kebab-case names, paths, URLs and versions fail."""
+    `twitter: bearer:`): hex of 16 digits or more, or a string of 14 or more mixing letters and
+    digits the way generated strings do (see `_random_run`), whole or between separators (a
+    Twitter token's `<digits>-<random>`, a Mapbox `pk.<random>.<random>`); words, kebab-case
+    names, paths, URLs and versions fail."""
     if len(value) < 14 or _FAKE_RE.search(value) or not _VALUE_RE.fullmatch(value):
         return False
     if not any(c.isdigit() for c in value) or len(set(value)) < 10:
         return False
     if _HEX_VALUE_RE.fullmatch(value):
-        return sum(c not in "-" for c in value) >= 16 and any(c.isalpha() for c in value)
-    if _DOTTED_NAME_RE.fullmatch(value):
-        return False  # `win32api.RegEnumKey`, `self.G2_node_order`
-    # Names (`X25519PrivateKey`, `MLKEM768`) switch class far less often than random base62.
-    return (any(c.isupper() for c in value) and any(c.islower() for c in value)
-            and _switches(value) >= 0.4 * len(value) and _entropy(value) >= 3.5
-            and not _wordy(value))
+        # The digits after a word (`order-2024-11-03-000123`) are a date and a number.
+        core = value.split("-", 1)[1] if value[:1].isalpha() and "-" in value else value
+        return sum(c != "-" for c in core) >= 16 and any(c.isalpha() for c in core)
+    if _random_run(value) and not _DOTTED_NAME_RE.fullmatch(value):
+        return True  # `win32api.RegEnumKey`, `self.G2_node_order` are names
+    parts = _SEPARATOR_RE.split(value)
+    return len(parts) > 1 and any(len(part) >= 16 and _random_run(part) for part in parts)
+
+
+_SEPARATOR_RE = re.compile(r"[-_.]")
+
+
+def _random_run(value: str) -> bool:
+    """Letters and digits in a generated order. Upper and lower case mixed: the class changes at
+    about every other character (`X25519PrivateKey`, `MLKEM768` change far less often). One case
+    (gitleaks' keyword rules take `[a-z0-9]{32}` case-blind, and many providers issue lower-case
+    keys): letters and digits both plentiful and interleaved, so `node18alpine3`, `build-2024`
+    and `ubuntu2204` fail."""
+    if not any(c.isdigit() for c in value) or len(set(value)) < 10:
+        return False
+    switches = _switches(value)
+    if any(c.isupper() for c in value) and any(c.islower() for c in value):
+        return switches >= 0.4 * len(value) and _entropy(value) >= 3.5 and not _wordy(value)
+    # One case: a word test would read `iuetkiq` in a random string as a word; interleaving
+    # (a switch at least every third character) is what names and words lack.
+    # One case. A word test would read `cezwwwbkgjgb` in a random string as a word: vowels
+    # tell better (a fifth of random letters, two fifths of words and names).
+    if not value.isalnum():
+        # Dashes and underscores inside a long key are part of its alphabet; a short value
+        # with dashes (`web-7d9f8b6c5-x2k4p`) is a pod's or a build's name.
+        bare = value.replace("-", "").replace("_", "")
+        return len(bare) >= 24 and bare.isalnum() and _random_run(bare)
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    vowels = sum(c in "aeiouAEIOU" for c in value)
+    hexlike = all(c in "0123456789abcdefABCDEF" for c in value)  # a and e are a third of a-f
+    if vowels >= 0.35 * max(letters, 1) and not hexlike:
+        return False
+    if len(value) >= 20 and digits >= 2 and _entropy(value) >= 3.8:
+        return True  # long enough that letters not making words are telling on their own
+    return (len(value) >= 14 and letters >= 0.3 * len(value) and digits >= 0.15 * len(value)
+            and switches >= 0.25 * len(value)
+            and _entropy(value) >= min(3.5, math.log2(len(value)) - 0.6))
 
 
 _VALUE_RE = re.compile(r"[A-Za-z0-9_+/=~.-]+")
@@ -304,7 +371,9 @@ _DOTTED_NAME_RE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # key, or a key ending in a word for a credential that the assignment rule leaves alone because
 # it is too common on its own (`app_key`, `api`, `bearer`). The value must be random (above).
 _PROVIDER_NAMES = (
-    "adafruit|airtable|algolia|alibaba|amplitude|asana|atlassian|auth0|beamer|bitbucket|bittrex"
+    "adafruit|adobe|airtable|algolia|alibaba|amplitude|artifactory|asana|atlassian|auth0|aws"
+    "|beamer|bintray|bitbucket|bittrex|co_api_key|contribsys|linear|linked[_-]in|lob"
+    "|message[_-]bird|new-relic|newyorktimes|private[_-]ai|xray"
     "|cloudant|cloudflare|codecov|cohere|coinbase|confluence|confluent|contentful|datadog|deepseek"
     "|discord|droneci|dropbox|etsy|facebook|fastly|finicity|finnhub|firebase|flickr|freshbooks"
     "|gemini|gitter|gocardless|groq|heroku|hubspot|ibm|intercom|jfrog|jira|kraken|kucoin"
@@ -315,9 +384,9 @@ _PROVIDER_NAMES = (
 )
 _KEYWORD_RE = re.compile(
     r"(?<![A-Za-z0-9])(?:[\w.-]{0,40}?(?:" + _PROVIDER_NAMES + r")[\w.-]{0,40}"
-    r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|[_.-]key|key))"
+    r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|access|[_.-]key|key))"
     r"(?:[ \t]*\([^()\n]{0,30}\))?[ \t'\"]{0,3}(?:[?+!]?=|:|=>|:=)[ \t'\"`=]{0,5}"
-    r"(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
+    r"(?:base64:)?(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
     re.IGNORECASE,
 )
 _KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
@@ -329,6 +398,16 @@ _VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,2
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
 _SIGNED_URL_RE = re.compile(
     r"[?&](?:sig=[A-Za-z0-9%+/]{30,}|x-amz-signature=[0-9a-f]{64})", re.IGNORECASE
+)
+# An Azure Functions key rides in the query (`https://app.azurewebsites.net/api/f?code=...`).
+_FUNCTION_KEY_RE = re.compile(r"azurewebsites\.net/api/\S*?[?&]code=([A-Za-z0-9_-]{40,}={0,2})")
+# SoftLayer's API takes its key as a path segment.
+_SOFTLAYER_URL_RE = re.compile(r"softlayer\.com/(?:soap|rest)/v3(?:\.1)?/([a-z0-9]{64})\b",
+                               re.IGNORECASE)
+# Sidekiq Enterprise's gem-server credential in Bundler's environment variable.
+_CONTRIBSYS_RE = re.compile(
+    r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[\s\"':=]{1,6}([a-f0-9]{8}:[a-f0-9]{8})\b",
+    re.IGNORECASE,
 )
 
 
@@ -352,6 +431,18 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
                 pgpass.group(1)) >= 12 and not _FAKE_RE.search(pgpass.group(1)) and _switches(
                 pgpass.group(1)) >= 0.4 * len(pgpass.group(1)):
             return pgpass.start(1), "password in a pgpass entry"
+    if "code=" in text and "azurewebsites" in text:
+        function_key = _FUNCTION_KEY_RE.search(text)
+        if function_key and real_token(function_key.group(1)):
+            return function_key.start(1), "Azure Functions key"
+    if "softlayer" in text.lower():
+        softlayer = _SOFTLAYER_URL_RE.search(text)
+        if softlayer:
+            return softlayer.start(1), "SoftLayer API key in a URL"
+    if "CONTRIBSYS" in text.upper():
+        contribsys = _CONTRIBSYS_RE.search(text)
+        if contribsys:
+            return contribsys.start(1), "Sidekiq Enterprise credential"
     if "sig=" in text and "sv=" in text or "Signature=" in text and "Credential=" in text:
         signed = _SIGNED_URL_RE.search(text)
         if signed:
