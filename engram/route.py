@@ -287,20 +287,29 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
 
 def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
-    words (rare in the corpus: a high IDF) where the memory states its topic (its id, tags,
-    triggers, summary or directive).
+    words (rare in the corpus: a high IDF) where the memory states its topic.
 
-    One such word is enough for a task; a `strict` query (a long description) needs two, as one
-    familiar word there is an aside ("... in Python applications"). Words met only in bodies
-    are no evidence: a long body meets many words by chance ("role" and "nginx" in a
-    deployment guide for "write an Ansible role"). Common words ("add", "write", "set") are
-    none, however many fields hold them; neither are the words no memory holds, which is why
-    new nouns around a real match never empty a pack.
+    For a task, one such word in its id, tags or trigger phrases (its own names for its topic)
+    is enough; one in its summary or directive, prose that states many words in passing, needs
+    a second specific word of the query anywhere in the memory: "pin" in a Docker rule's
+    summary ("pin base image versions") is an aside to "Terraform modules ... provider version
+    pinning", while "slot" in the scheduling rule's summary, with "practitioner" and "day" in
+    its body, is the topic of "practitioners see their Monday slots shifted by a day". A
+    `strict` query (a long description) needs two stated words, as one familiar word there is
+    an aside ("... in Python applications"). Words met only in bodies are no evidence of their
+    own: a long body meets many words by chance ("role" and "nginx" in a deployment guide for
+    "write an Ansible role"). Common words ("add", "write", "set") are none, however many
+    fields hold them; neither are the words no memory holds, which is why new nouns around a
+    real match never empty a pack.
     """
     if ev.path_match:
         return True
-    stated, _ = specific_hits(ev, specific)
-    return stated >= (2 if strict else 1)
+    stated, anywhere = specific_hits(ev, specific)
+    if strict:
+        return stated >= 2
+    return stated >= 1 and (anywhere >= 2 or any(
+        NAMING_FIELDS.intersection(fields) for term, fields in ev.fields.items()
+        if not _COMPOUND.search(term) and specific(term)))
 
 
 def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:

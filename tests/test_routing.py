@@ -297,13 +297,48 @@ def test_words_met_only_in_a_long_body_do_not_make_a_topic_known(workspace: Path
              "package, restart the workers and watch the dashboards for ten minutes."))
     for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination"]):
         put(root, f"m{n}.md", mem(f"{topic}-rules", tags=[topic],
-                                  summary=f"How {topic} works in this service."))
+                                  summary=f"How {topic} works in this version."))
     assert ok(load(workspace, "write an Ansible role to install nginx")) == EMPTY
     _, rows = dry(workspace, "write an Ansible role to install nginx")
     assert rows["deployment-guide"]["status"] == "excluded: off-topic"
     # Where the memory states the word, the topic is known ("deploy" is its tag).
     assert pack_ids(workspace, "write an Ansible role to deploy the service") == [
         "deployment-guide"]
+
+
+def summary_workspace(root: Path) -> None:
+    """Memories that state their topic in a summary, as most imported rules do."""
+    put(root, "docker.md", mem(
+        "docker-images", tags=["docker"],
+        summary="Build small images: multi-stage builds, pin the base image version.",
+        body="Use a slim base, copy the lockfile first, run as a non-root user."))
+    put(root, "slots.md", mem(
+        "appointment-scheduling", tags=["appointments"],
+        summary="How bookable slots are generated.",
+        body="Each practitioner has weekly working hours; slots come from them day by day."))
+    for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination",
+                               "emails", "uploads"]):
+        put(root, f"m{n}.md", mem(f"{topic}-rules", "knowledge",
+                                  summary=f"How {topic} works in this version."))
+
+
+def test_one_word_a_summary_states_in_passing_does_not_make_a_topic_known(
+        workspace: Path) -> None:
+    # Terraform is in no memory. "pin" is in the Docker rule's summary ("pin the base image
+    # version"), and nothing else specific to the query is in it ("version" is in most
+    # memories): an aside, not a topic.
+    summary_workspace(workspace / ".engram")
+    query = "write Terraform modules with remote workspaces and provider version pinning"
+    assert ok(load(workspace, query)) == EMPTY
+    _, rows = dry(workspace, query)
+    assert rows["docker-images"]["status"] == "excluded: off-topic"
+    # With a second specific word of the task in the memory, the summary's word is its topic
+    # ("slots" stated, "practitioners" and "day" in its body); Sydney is in no memory.
+    assert pack_ids(workspace, "practitioners in Sydney see their Monday slots shifted by a "
+                               "day, figure out why") == ["appointment-scheduling"]
+    # A word in its names (its tag "docker") is enough on its own.
+    assert pack_ids(workspace, "pin the Docker image that the Terraform runner uses") == [
+        "docker-images"]
 
 
 def test_a_hyphenated_compound_is_known_by_its_parts(workspace: Path) -> None:
