@@ -186,7 +186,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         selection = expand.select(routed, scopes.visible, limit)
         if need is None or len(ranked) == len(related):
             return scored, selection
-        if limit is not None and sum(m.routed for m in selection.members) >= limit:
+        if limit is not None and expand.is_full(selection, limit):
             # A prerequisite pulled in may be a related memory left unranked: it counts
             # towards the limit with its own score, so it is ranked (with its near-duplicate
             # group) and the pack chosen again, as full ranking would choose it.
