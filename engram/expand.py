@@ -114,6 +114,13 @@ def select(related: Sequence[Routed], lookup: Lookup, limit: int | None) -> Sele
     return Selection(tuple(members), tuple(cut), pulled)
 
 
+def is_full(selection: Selection, limit: int) -> bool:
+    """Whether no memory ranked below the selection's could join it: the limit is reached, or
+    the room for members is used up (room only shrinks as `select` goes down the ranking)."""
+    return (sum(m.routed for m in selection.members) >= limit
+            or len(selection.members) >= PULLED_ROOM * limit)
+
+
 def rank_order(selection: Selection) -> dict[str, int]:
     """1-based rank numbers: routed members in rank order, each followed by the prerequisites it
     pulled in (the numbering dry-run shows, and the order budget demotion walks backwards)."""

@@ -184,31 +184,30 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                 tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed),
                 (), 0)
         selection = expand.select(routed, scopes.visible, limit)
-        # Prerequisite groups too big to fit can leave room that an unranked candidate would
-        # take, and a prerequisite pulled in may be an unranked related memory (then it counts
-        # towards the limit, with its own score): rank everything then (rare), so the pack is
-        # exactly what full ranking gives.
-        if need is None or len(ranked) == len(related) or (
-                limit is not None and sum(m.routed for m in selection.members) >= limit
-                and not _pulls_unranked(scopes, selection, related)):
+        if need is None or len(ranked) == len(related):
             return scored, selection
-        # A prerequisite pulled in usually shares its dependent's words and ranks close
-        # behind: widen the ranked set a few times before ranking everything.
+        if limit is not None and expand.is_full(selection, limit):
+            # A prerequisite pulled in may be a related memory left unranked: it counts
+            # towards the limit with its own score, so it is ranked (with its near-duplicate
+            # group) and the pack chosen again, as full ranking would choose it.
+            unranked = _pulled_unranked(scopes, selection, related)
+            if not unranked:
+                return scored, selection
+            if scoring.force(unranked):
+                continue
+        # Prerequisite groups too big to fit left room that an unranked candidate would take
+        # (or a pulled prerequisite could not be ranked alone): widen the ranked set a few
+        # times before ranking everything.
         need = need * 8 if need < WIDEST_NEED else None
 
 
-def _pulls_unranked(scopes: Scopes, selection: expand.Selection,
-                    related: list[rank.Scored]) -> bool:
-    """Whether a prerequisite the selection pulled in is a related memory left unranked."""
-    pulled = [m.memory.id for m in selection.members if not m.routed]
-    if not pulled:
-        return False
-    unranked = rank.unranked(related)
-    for mid in pulled:
-        hit = scopes.find(mid)
-        if hit is not None and (hit[1], hit[0].key) in unranked:
-            return True
-    return False
+def _pulled_unranked(scopes: Scopes, selection: expand.Selection,
+                     related: list[rank.Scored]) -> set[tuple[int, int]]:
+    """(scope rank, key) of the prerequisites the selection pulled in that are related
+    memories left unranked."""
+    found = [scopes.find(m.memory.id) for m in selection.members if not m.routed]
+    wanted = {(hit[1], hit[0].key) for hit in found if hit is not None}
+    return rank.left_unranked(related, wanted) if wanted else set()
 
 
 def _candidates(scopes: Scopes, scored: list[rank.Scored], selection: expand.Selection,

@@ -239,6 +239,7 @@ class Scoring:
                              for name in FIELDS)
         self._gathered: dict[bool, _Gathered] = {}
         self._prepared: dict[bool, _Prepared] = {}  # lazy rankings, to go on with
+        self._last: _Prepared | None = None
         self.records: dict[tuple[int, int], Record] = {}
 
     def _gather(self, drop_weak: bool) -> _Gathered:
@@ -314,6 +315,7 @@ class Scoring:
             prepared = self._prepare(need, drop_weak)
             if prepared.ranking.lazy:
                 self._prepared[drop_weak] = prepared
+        self._last = prepared
         ranking, specific = prepared.ranking, prepared.specific
         ranked = ranking.rank(need)
         for item in ranked:
@@ -329,6 +331,12 @@ class Scoring:
         # Unranked candidates are only counted (never shown), so their order does not matter.
         rest = [s for s in ranking.scored if id(s) not in ranked_ids]
         return ranked + rest + _unranked(ranking.pools, ranked + rest)
+
+    def force(self, wanted: set[tuple[int, int]]) -> bool:
+        """Have the last `score`'s ranking rank these (scope rank, key) candidates too: the
+        next `score` with the same need places them with their real scores (see
+        `_Ranking.force`). False when it found none of them to rank."""
+        return self._last is not None and self._last.ranking.force(wanted) > 0
 
     def _prepare(self, need: int | None, drop_weak: bool) -> _Prepared:
         """The candidates, judged, with their base scores, ready to rank."""
@@ -437,7 +445,7 @@ class _Pool:
     def __init__(self, scope_rank: int, evidence: route.Evidence, keys: list[int],
                  lengths: Mapping[int, float], groups: Mapping[int, str],
                  idfs: Mapping[str, float], stats: CorpusStats) -> None:
-        keys.sort()
+        keys = sorted(keys)  # its own list: members named early are taken out of it
         keys.sort(key=lengths.__getitem__)  # shortest first; equal lengths by key
         self.scope_rank = scope_rank
         self.evidence = evidence
@@ -476,6 +484,21 @@ class _Pool:
             self.next_bm25 = self._bm25(self.keys[self.taken])
         return item
 
+    def take_out(self, key: int) -> Scored | None:
+        """A member not yet taken, named before its turn, as a candidate of its own (None when
+        it is not one). The rest keep their order, so the next one's score still bounds them."""
+        try:
+            n = self.keys.index(key, self.taken)
+        except ValueError:
+            return None
+        del self.keys[n]
+        item = Scored(self.scope_rank, key, self.evidence, self._bm25(key),
+                      group=self.groups.get(key))
+        item.excluded, item.detail = self.model.excluded, self.model.detail
+        if n == self.taken and self.taken < len(self.keys):
+            self.next_bm25 = self._bm25(self.keys[self.taken])
+        return item
+
 
 class _Members(Scored):
     """What stands for the related members of a pool that no one ranked (see `unranked`)."""
@@ -487,18 +510,21 @@ class _Members(Scored):
         self.keys = keys
 
 
-def unranked(related: Iterable[Scored]) -> set[tuple[int, int]]:
-    """(scope rank, key) of every related candidate left unranked, those a pool's stand-in
-    counts included."""
+def left_unranked(related: Iterable[Scored], wanted: set[tuple[int, int]]
+                  ) -> set[tuple[int, int]]:
+    """Those of `wanted` (scope rank, key) that are related candidates left unranked, those a
+    pool's stand-in counts included."""
+    keys = {key for _, key in wanted}
     out: set[tuple[int, int]] = set()
-    seen: set[int] = set()
-    for s in related:
-        if s.ranked or id(s) in seen:
+    # A stand-in is listed once per member it counts: tens of thousands of entries can be a
+    # few objects, told apart in C before any is looked at.
+    for s in dict(zip(map(id, related), related, strict=True)).values():
+        if s.ranked:
             continue
-        seen.add(id(s))  # a stand-in is listed once per member it counts
         if isinstance(s, _Members):
-            out.update((s.scope_rank, key) for key in s.keys)
-        else:
+            if not keys.isdisjoint(s.keys):
+                out.update(w for w in ((s.scope_rank, k) for k in s.keys) if w in wanted)
+        elif (s.scope_rank, s.key) in wanted:
             out.add((s.scope_rank, s.key))
     return out
 
@@ -587,9 +613,14 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
     return None
 
 
-def _max_boost(scope: str, procedural: bool, fetched: dict[str, str]) -> float:
-    """The largest product of multipliers any memory of the scope can get for this query."""
+def _max_boost(scope: str, confidences: Iterable[str], procedural: bool,
+               fetched: dict[str, str]) -> float:
+    """The largest product of multipliers any memory of the scope can get for this query, from
+    its scope and the confidence levels its memories have (a scope where no memory says
+    `confidence: high` is bounded by the default level's factor)."""
     boost = WORKSPACE[1] if scope == WORKSPACE_SCOPE else 1.0
+    boost *= max((CONFIDENCE[c][1] if c in CONFIDENCE else 1.0 for c in confidences),
+                 default=1.0)
     if fetched:
         boost *= FETCHED[1]
     if procedural:
@@ -662,7 +693,8 @@ class _Ranking:
             self.heap += [(-p.bound(), p.scope_rank, p.keys[0], -1 - n)
                           for n, p in enumerate(pools) if p.live]
             heapq.heapify(self.heap)
-        self.boosts = [_max_boost(i.scope, procedural, fetched) for i in scopes.indexes]
+        self.boosts = [_max_boost(i.scope, i.confidences(), procedural, fetched)
+                       for i in scopes.indexes]
 
     def _rank_batch(self, batch: list[Scored]) -> None:
         _load_records(self.scopes, batch, self.records)
@@ -681,9 +713,43 @@ class _Ranking:
                 item.detail = "its applies_to is for other kinds of file than the touched ones"
         self.done.extend(batch)
 
-    def rank(self, need: int | None) -> list[Scored]:
+    def _unmark(self) -> None:
         for item in self.marked:
             item.excluded, item.detail = None, ""
+        self.marked = []
+
+    def force(self, wanted: set[tuple[int, int]]) -> int:
+        """Rank these (scope rank, key) candidates now, whatever their bound, with every
+        candidate of their near-duplicate groups: which member of a group stays related is then
+        decided as ranking everything decides it. The next `rank` places them. Returns how
+        many it ranked."""
+        self._unmark()
+        batch = [s for s in self.scored if not s.ranked and (s.scope_rank, s.key) in wanted]
+        for pool in self.pools:
+            batch += self._take_out(pool, [k for r, k in wanted if r == pool.scope_rank])
+        groups = {(s.scope_rank, s.group) for s in batch if s.group is not None}
+        if groups:
+            chosen = set(map(id, batch))
+            batch += [s for s in self.scored if not s.ranked and s.excluded is None
+                      and id(s) not in chosen and (s.scope_rank, s.group) in groups]
+            for pool in self.pools:
+                mates = [k for k in pool.keys[pool.taken:]
+                         if (pool.scope_rank, pool.groups.get(k)) in groups]
+                batch += self._take_out(pool, mates)
+        self._rank_batch(batch)
+        return len(batch)
+
+    def _take_out(self, pool: _Pool, keys: Iterable[int]) -> list[Scored]:
+        out: list[Scored] = []
+        for key in keys:
+            item = pool.take_out(key)
+            if item is not None:
+                self.base[id(item)] = item.bm25
+                out.append(item)
+        return out
+
+    def rank(self, need: int | None) -> list[Scored]:
+        self._unmark()
         done, heap, scored, pools = self.done, self.heap, self.scored, self.pools
         # Every candidate is multiplied here once, whether or not an exclusion check already
         # read its record (a memory whose clause the query touches, one the query names): a
@@ -702,7 +768,8 @@ class _Ranking:
                 while heap and len(batch) < FINALIZE_BATCH:
                     slot = heapq.heappop(heap)[3]
                     if slot >= 0:
-                        batch.append(scored[slot])
+                        if not scored[slot].ranked:  # `force` may have ranked it already
+                            batch.append(scored[slot])
                         continue
                     pool = pools[-1 - slot]
                     item = pool.take()

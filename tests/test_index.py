@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,23 @@ def test_index_is_persisted_under_cache_with_a_gitignore(workspace: Path) -> Non
     assert (cache / ".gitignore").read_text(encoding="utf-8") == DERIVED_GITIGNORE
     # the derived folder itself is never taken for memories
     assert printed_ids(ok(load(workspace, "--all", "deploy"))) == ["deploy-rule"]
+
+
+def test_an_index_written_by_another_version_is_rebuilt(workspace: Path) -> None:
+    # An upgrade meets the previous release's index: other columns under the same table names.
+    # It must be rebuilt, never fail on an index of this version over a table of that one.
+    put(workspace / ".engram", "r.md", mem("deploy-rule", tags=["deploy"]))
+    cache = workspace / ".engram" / ".cache"
+    cache.mkdir()
+    with sqlite3.connect(cache / INDEX_FILE) as old:
+        old.executescript("""
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+            INSERT INTO meta VALUES ('version', '1');
+            CREATE TABLE memories (mem INTEGER PRIMARY KEY, id TEXT);
+            CREATE TABLE files (rel TEXT PRIMARY KEY);
+            CREATE TABLE postings (term TEXT);
+        """)
+    assert printed_ids(ok(load(workspace, "deploy"))) == ["deploy-rule"]
 
 
 def test_an_edit_is_picked_up_by_the_next_load(workspace: Path) -> None:

@@ -134,7 +134,7 @@ class Prepared(NamedTuple):
     lengths: list[int]
     signature: array[int]  # 32-bit hashes: compact to send and to keep for 100k memories
     # The memories row after its key: id, rel, data, head, lengths, globs, signature,
-    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms.
+    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence.
     columns: tuple[object, ...]
     # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
     verdict: tuple[str, str] | None = None
@@ -164,7 +164,7 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
                json.dumps(lengths), _globs_json(memory.applies_to), json.dumps(signature),
                int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
                memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
-               "\n".join(sorted(packed)))
+               "\n".join(sorted(packed)), memory.confidence)
     prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
                         memory.level or 0, lengths, array("I", signature), columns)
     return prepared, list(packed.items()), pack_lengths(lengths), dl

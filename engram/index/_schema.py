@@ -13,12 +13,13 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "20"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "21"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
 # paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap); 19:
-# `requires`, each memory's prerequisites by name; 20: same tables, new stems (technology names
-# joined: "Next.js" also `nextj`; versions split: "vue3" also `vue`), so old postings are dropped
+# `requires`, each memory's prerequisites by name; 20: `confidence`, so ranking knows the most
+# a scope's confidence factor can be; 21: same tables, new stems (technology names joined:
+# "Next.js" also `nextj`; versions split: "vue3" also `vue`), so old postings are dropped
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
@@ -47,8 +48,17 @@ def open_database(db_path: str) -> sqlite3.Connection:
 
 
 def create_tables(conn: sqlite3.Connection) -> None:
+    conn.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+    row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+    if row is not None and row[0] != SCHEMA_VERSION:
+        # Columns change between versions: drop the tables, not just their rows, before any
+        # index of this version is created on a table of another.
+        conn.executescript("DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS memories;"
+                           " DROP TABLE IF EXISTS postings; DROP TABLE IF EXISTS stems;"
+                           " DROP TABLE IF EXISTS bands; DROP TABLE IF EXISTS near;"
+                           " DROP TABLE IF EXISTS verdicts; DROP TABLE IF EXISTS requires;"
+                           " DELETE FROM meta;")
     conn.executescript("""
-        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS files (rel TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER,
             sha256 TEXT, mem INTEGER, ignored INTEGER, problems TEXT);
         CREATE INDEX IF NOT EXISTS files_problems ON files(problems) WHERE problems != '[]';
@@ -56,7 +66,8 @@ def create_tables(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS memories (mem INTEGER PRIMARY KEY, id TEXT, rel TEXT,
             data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
             active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
-            superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT);
+            superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT,
+            confidence TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
         -- Covering indexes: in a fresh process every row read from the (large) memories table
         -- is a page to fetch, so the two per-query lists are read from their indexes alone.
@@ -67,6 +78,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
         CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
             WHERE dup_group IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;
+        CREATE INDEX IF NOT EXISTS memories_confidence ON memories(confidence, active);
         CREATE TABLE IF NOT EXISTS postings (term TEXT, lo INTEGER, hi INTEGER, crc INTEGER,
             entries BLOB);
         CREATE INDEX IF NOT EXISTS postings_term ON postings(term, lo);
@@ -82,14 +94,6 @@ def create_tables(conn: sqlite3.Connection) -> None:
         CREATE TABLE IF NOT EXISTS verdicts (sha256 TEXT PRIMARY KEY, scanner TEXT,
             findings TEXT) WITHOUT ROWID;
     """)
-    row = conn.execute("SELECT value FROM meta WHERE key='version'").fetchone()
-    if row is not None and row[0] != SCHEMA_VERSION:
-        # Columns change between versions: drop the tables, not just their rows.
-        conn.executescript("DROP TABLE files; DROP TABLE memories; DROP TABLE postings;"
-                           " DROP TABLE IF EXISTS stems; DROP TABLE meta;"
-                           " DROP TABLE IF EXISTS bands; DROP TABLE IF EXISTS near;"
-                           " DROP TABLE IF EXISTS verdicts; DROP TABLE IF EXISTS requires;")
-        create_tables(conn)
 
 
 

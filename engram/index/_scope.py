@@ -60,7 +60,7 @@ from engram.index._types import (
     Restriction,
 )
 from engram.layers import layers as dependency_layers
-from engram.model import SCANNER_VERSION, Finding, Problem
+from engram.model import CONFIDENCES, SCANNER_VERSION, Finding, Problem
 from engram.paths import CACHE_DIRNAME, derived_dir
 
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
@@ -351,7 +351,8 @@ class ScopeIndex:
         conn.executemany(
             "INSERT INTO memories (mem, id, rel, data, head, lengths, globs, signature,"
             " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
-            " depth, dup_group, active) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
+            " confidence, depth, dup_group, active)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
             ((key, *prepared.columns) for key, prepared in stored))
         conn.executemany("INSERT INTO requires VALUES (?,?)", (
             (prereq, key) for key, prepared in stored for prereq in set(prepared.depends_on)))
@@ -525,6 +526,17 @@ class ScopeIndex:
         for start in range(0, len(wanted), 500):
             chunk = wanted[start:start + 500]
             yield from self.conn.execute(query.format(marks=",".join("?" * len(chunk))), chunk)
+
+    def confidences(self) -> set[str]:
+        """The confidence levels its active memories have: ranking bounds a memory's score
+        before reading its record by the largest factor any of them can get."""
+        memo = self.cached()
+        found = memo.get("confidences")
+        if found is None:
+            found = memo["confidences"] = {level for level in CONFIDENCES if self.conn.execute(
+                "SELECT 1 FROM memories WHERE confidence=? AND active=1 LIMIT 1",
+                (level,)).fetchone()}
+        return set(found)
 
     def all_ids(self) -> set[str]:
         return {mid for (mid,) in self.conn.execute("SELECT id FROM memories WHERE active=1")}

@@ -230,9 +230,9 @@ def test_widened_ranking_goes_on_exactly_as_ranking_wide_at_once(
     try:
         anchors = query_anchors(query)
         widened = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
-        narrow = widened.score(3)
-        wide = widened.score(40)
-        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(40)
+        narrow = widened.score(2)
+        wide = widened.score(150)
+        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(150)
         assert sum(s.ranked for s in narrow) < sum(s.ranked for s in wide)
         assert _outcome(wide) == _outcome(fresh)
     finally:
