@@ -360,9 +360,11 @@ class Scoring:
         lazy = need is not None and not off_topic
         scored: list[Scored] = []
         pools: list[_Pool] = []
+        all_groups: list[dict[int, str]] = []
         for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
                                                            strict=True)):
             groups = index.dup_groups(ev)
+            all_groups.append(groups)
             restricted = index.restrictions()
             shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
             by_evidence = shared[scope_rank] if lazy else []
@@ -414,7 +416,7 @@ class Scoring:
         kinds = route.file_kinds(touched) if anchors and not path_only else None
         ranking = _Ranking(ctx, scopes, scored, base, procedural, fetched, kinds,
                            lambda memory: route.name_held(memory, anchors, specific), pools,
-                           self.records, lazy)
+                           self.records, lazy, evidence, all_groups)
         return _Prepared(ranking, specific)
 
 
@@ -543,7 +545,7 @@ def _unranked(pools: Sequence[_Pool], others: list[Scored]) -> list[Scored]:
         if pool.model.excluded is not None:
             out += [pool.model] * len(rest)
             continue
-        grouped = [g for g in map(pool.groups.get, rest) if g is not None]
+        grouped = list(filter(None, map(pool.groups.get, rest)))  # group names are never empty
         fresh = set(grouped) - kept[pool.scope_rank]
         kept[pool.scope_rank] |= fresh
         duplicates = len(grouped) - len(fresh)
@@ -666,7 +668,8 @@ class _Ranking:
                  base: dict[int, float], procedural: bool, fetched: dict[str, str],
                  kinds: frozenset[str] | None, names: Callable[[Memory], int] | None,
                  pools: Sequence[_Pool], records: dict[tuple[int, int], Record],
-                 lazy: bool) -> None:
+                 lazy: bool, evidence: Sequence[Mapping[int, route.Evidence]],
+                 groups: Sequence[Mapping[int, str]]) -> None:
         self.ctx = ctx
         self.scopes = scopes
         self.scored = scored
@@ -678,6 +681,10 @@ class _Ranking:
         self.pools = pools
         self.records = records
         self.lazy = lazy
+        self.evidence = evidence  # per scope: every candidate's
+        self.groups = groups  # per scope: the candidates' near-duplicate groups
+        self._alone: dict[tuple[int, int], Scored] | None = None  # made by the first `force`
+        self._pool_of: dict[tuple[int, int], _Pool] = {}
         self.done: list[Scored] = []
         self.marked: list[Scored] = []  # marked duplicates by the last `rank`: undone first
         # A heap, not a sort: usually only the first batch or two is ever taken. Members of a
@@ -724,29 +731,30 @@ class _Ranking:
         decided as ranking everything decides it. The next `rank` places them. Returns how
         many it ranked."""
         self._unmark()
-        batch = [s for s in self.scored if not s.ranked and (s.scope_rank, s.key) in wanted]
-        for pool in self.pools:
-            batch += self._take_out(pool, [k for r, k in wanted if r == pool.scope_rank])
-        groups = {(s.scope_rank, s.group) for s in batch if s.group is not None}
-        if groups:
-            chosen = set(map(id, batch))
-            batch += [s for s in self.scored if not s.ranked and s.excluded is None
-                      and id(s) not in chosen and (s.scope_rank, s.group) in groups]
-            for pool in self.pools:
-                mates = [k for k in pool.keys[pool.taken:]
-                         if (pool.scope_rank, pool.groups.get(k)) in groups]
-                batch += self._take_out(pool, mates)
-        self._rank_batch(batch)
-        return len(batch)
-
-    def _take_out(self, pool: _Pool, keys: Iterable[int]) -> list[Scored]:
-        out: list[Scored] = []
-        for key in keys:
-            item = pool.take_out(key)
+        targets = set(wanted)
+        named = {(r, self.groups[r][k]) for r, k in wanted if k in self.groups[r]}
+        for r, by_key in enumerate(self.groups):
+            mine = {g for scope_rank, g in named if scope_rank == r}
+            if mine:
+                targets.update((r, k) for k, g in by_key.items() if g in mine)
+        if self._alone is None:
+            self._alone = {(s.scope_rank, s.key): s for s in self.scored}
+            # Members of one pool share one Evidence object: a key's evidence finds its pool.
+            self._pool_of = {(p.scope_rank, id(p.evidence)): p for p in self.pools}
+        batch: list[Scored] = []
+        for r, k in sorted(targets):
+            alone = self._alone.get((r, k))
+            if alone is not None:
+                if not alone.ranked and alone.excluded is None:
+                    batch.append(alone)
+                continue
+            pool = self._pool_of.get((r, id(self.evidence[r].get(k))))
+            item = pool.take_out(k) if pool is not None and pool.live else None
             if item is not None:
                 self.base[id(item)] = item.bm25
-                out.append(item)
-        return out
+                batch.append(item)
+        self._rank_batch(batch)
+        return len(batch)
 
     def rank(self, need: int | None) -> list[Scored]:
         self._unmark()

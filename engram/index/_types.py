@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from itertools import compress
 from typing import NamedTuple
 
 from engram.model import Memory
@@ -46,7 +47,7 @@ class Postings(NamedTuple):
 
     def only(self, wanted: Collection[int]) -> Postings:
         """The entries of these keys."""
-        kept = [n for n, key in enumerate(self.keys) if key in wanted]
+        kept = list(compress(range(len(self.keys)), map(wanted.__contains__, self.keys)))
         return Postings(tuple(map(self.keys.__getitem__, kept)),
                         tuple(map(self.counts.__getitem__, kept)),
                         tuple(map(self.lengths.__getitem__, kept)))
