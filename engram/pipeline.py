@@ -95,12 +95,16 @@ def _build(ctx: Context, request: Request) -> Pack:
 
 
 def _build_pack(ctx: Context, request: Request) -> Pack:
-    scopes = Scopes(ctx)
+    # The indexes are routed on while a child process checks that no file changed: a warm load
+    # then pays for the stat of every file and the ranking at once, not one after the other.
+    scopes = Scopes(ctx, speculate=not request.ids)
     try:
         if request.ids:
             return _fetch_pack(ctx, scopes, request)
         for _ in range(MAX_CHECK_ROUNDS):
             pack, changed = _routed_pack(ctx, scopes, request)
+            if not scopes.settle():
+                continue  # files changed since the indexes were read: refreshed, route again
             if not changed:
                 return pack
             scopes.refreshed(changed)

@@ -11,7 +11,7 @@ from typing import NamedTuple, Protocol
 
 from engram import route
 from engram.config import Config, load_config
-from engram.index import Head, Record, ScopeIndex
+from engram.index import Head, Pending, Record, ScopeIndex, check_later
 from engram.model import GLOBAL, WORKSPACE, Memory, Problem
 from engram.paths import (
     SCOPE_DIRNAME,
@@ -110,7 +110,9 @@ class Scopes:
     """The opened, refreshed indexes, nearest first: the workspace (scope rank 0), the
     `.engram/` folders above it (nested scopes), then global. An id resolves to the nearest."""
 
-    def __init__(self, ctx: Context, force: bool = False) -> None:
+    def __init__(self, ctx: Context, force: bool = False, speculate: bool = False) -> None:
+        """With `speculate`, the freshness check of the indexes runs in the background while
+        they are read: the caller must `settle` before trusting what it read."""
         self.ctx = ctx
         self.indexes: list[ScopeIndex] = []
         keep = None if force else ctx.indexes
@@ -122,18 +124,37 @@ class Scopes:
         layers: list[tuple[Path | None, str, Path | None]] = [(ctx.engram_dir, WORKSPACE, None)]
         layers += [(outer / SCOPE_DIRNAME, WORKSPACE, outer) for outer in ctx.outer_dirs]
         layers.append((ctx.global_dir, GLOBAL, None))
+        opened: list[ScopeIndex] = []
         for root, scope, folder in layers:
             if root is not None:
                 if keep is not None:
                     index = keep.fresh(root, scope)
                 else:
                     index = ScopeIndex.open(root, scope)
-                    index.refresh(force=force)
+                    opened.append(index)
                 self.indexes.append(index)
                 self.dirs.append(folder)
+        self._pending: Pending | None = None
+        if speculate and not force:
+            self._pending = check_later(opened)
+        if self._pending is None:
+            for index in opened:
+                index.refresh(force=force)
         self._visible: dict[str, tuple[Memory, int] | None] = {}
 
+    def settle(self) -> bool:
+        """Whether what was read while the freshness check ran stands: True when the files are
+        as indexed; otherwise the indexes are refreshed now and must be read again."""
+        pending, self._pending = self._pending, None
+        if pending is None or pending.settle():
+            return True
+        self._visible.clear()
+        return False
+
     def close(self) -> None:
+        if self._pending is not None:
+            self._pending.settle()  # no child left behind, nor an index left stale
+            self._pending = None
         if self._kept:
             return  # the caller's to keep open
         for index in self.indexes:

@@ -23,7 +23,7 @@ tests/test_index_wall.py fails when a module outside this package imports anythi
 from engram.index._build import collector_paused
 from engram.index._encoding import field_texts
 from engram.index._schema import INDEX_FILE, discard, is_corrupt
-from engram.index._scope import Restrictions, ScopeIndex
+from engram.index._scope import Pending, Restrictions, ScopeIndex, check_later
 from engram.index._types import (
     FIELDS,
     SCORING_FIELDS,
@@ -44,11 +44,13 @@ __all__ = [
     "FieldCounts",
     "Head",
     "PathRule",
+    "Pending",
     "Postings",
     "Record",
     "Restriction",
     "Restrictions",
     "ScopeIndex",
+    "check_later",
     "collector_paused",
     "discard",
     "field_texts",

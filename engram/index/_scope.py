@@ -19,9 +19,11 @@ from typing import Any
 from engram.discover import (
     FileStat,
     IgnoreRules,
+    Later,
     Listing,
     ignore_signature,
     listing_signature,
+    signatures_later,
     walk,
 )
 from engram.errors import IndexWriteError
@@ -134,6 +136,16 @@ class ScopeIndex:
             # A corrupt cache is never trusted and never fatal: start over from the files.
             self._reset()
             return self._take_just_built() or self._refresh(True)
+
+    def expected_listing(self) -> tuple[str, str] | None:
+        """(listing signature, ignore-file signature) a walk of the root must find for the
+        index to be current as it stands; None when a refresh has work to do whatever the walk
+        finds (just built, or built under another schema or other safety rules)."""
+        if self._just_built or self.meta("version") != SCHEMA_VERSION \
+                or not self._same_scanner():
+            return None
+        listing, ignore = self.meta("listing"), self.meta("ignore")
+        return (listing, ignore) if listing and ignore is not None else None
 
     def _take_just_built(self) -> bool:
         built, self._just_built = self._just_built, False
@@ -630,3 +642,41 @@ def _filler(root: Path, scope: str) -> Fill:
         return index.walk_problems
 
     return fill
+
+
+class Pending:
+    """The freshness check of indexes that are read before it has finished (`check_later`)."""
+
+    def __init__(self, indexes: list[ScopeIndex], expected: list[tuple[str, str]],
+                 later: Later) -> None:
+        self._indexes = indexes
+        self._expected = expected
+        self._later = later
+
+    def settle(self) -> bool:
+        """True when every file is as the indexes were read; otherwise every index is
+        refreshed now (what was read from them is stale) and False."""
+        found = self._later.result()
+        if found is not None and all(
+                (listing, ignore) == expected and not problems
+                for (listing, ignore, problems), expected in zip(found, self._expected,
+                                                                 strict=True)):
+            return True
+        # Changed files, a walk that met a problem (refresh notes it), or no child: the
+        # refresh walks again here and says whether anything was re-indexed.
+        changed = [index.refresh() for index in self._indexes]
+        return not any(changed)
+
+
+def check_later(indexes: list[ScopeIndex]) -> Pending | None:
+    """Start checking in the background that the files are as these opened indexes hold them,
+    so they can be read meanwhile; None when that cannot be (an index has a refresh due
+    whatever the files say, or no child can be forked): the caller refreshes them now."""
+    expected = [index.expected_listing() for index in indexes]
+    if not indexes or any(e is None for e in expected):
+        return None
+    later = signatures_later([index.root for index in indexes])
+    if not later.started:
+        return None
+    return Pending(indexes, [e for e in expected if e is not None], later)
+

@@ -81,3 +81,29 @@ def test_a_flat_folder_is_split_like_a_deep_one(tmp_path: Path,
     single = walk(root, split=False)
     assert walk(root) == single and forks == [1]
     assert sorted(rel for rel, _, _ in single[0]) == [f"rules/r{n:02d}.md" for n in range(40)]
+
+
+@pytest.mark.parametrize("child", ["works", "fails", "cannot fork"])
+def test_routing_while_the_walk_runs_sees_every_change(tmp_path: Path, child: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # A load routes on the indexes while a child checks that no file changed since they were
+    # read; whatever the child does, a file added, edited or removed since the last load must
+    # shape the pack exactly as a load on freshly refreshed indexes does.
+    import os
+
+    from engram import discover
+    from engram.pipeline import build_pack
+    from engram.scopes import Request
+
+    root = tmp_path / ".engram"
+    put(root, "a.md", mem("deploy-old", tags=["deploy"], body="Deploy with the old script."))
+    put(root, "b.md", mem("deploy-gone", tags=["deploy"], body="Deploy steps to remove."))
+    request = Request(query="deploy", cwd=str(tmp_path), record_fetch=False)
+    assert {i.memory.id for i in build_pack(request).items} == {"deploy-old", "deploy-gone"}
+    put(root, "c.md", mem("deploy-new", tags=["deploy"], body="Deploy with the new pipeline."))
+    (root / "b.md").unlink()
+    if child == "fails":
+        monkeypatch.setattr(discover, "walk", lambda *_a, **_k: os._exit(3))
+    elif child == "cannot fork":
+        monkeypatch.setattr(discover, "_can_fork", lambda: False)
+    assert {i.memory.id for i in build_pack(request).items} == {"deploy-old", "deploy-new"}
