@@ -169,6 +169,9 @@ def _join(child: tuple[int, int] | None, entries: list[Entry]
     return _stat(entries)
 
 
+Walked = tuple[Listing, list[Problem]]  # what `walk` returns
+
+
 class Later:
     """Listing signatures being taken by a forked child while the parent goes on (see
     `signatures_later`)."""
@@ -178,9 +181,10 @@ class Later:
         self._count = count
         self.started = child is not None
 
-    def result(self) -> list[tuple[str, str, bool]] | None:
-        """Per root: (listing signature, ignore signature, whether its walk met a problem);
-        None when the child failed (the caller then walks itself)."""
+    def result(self) -> list[tuple[str, str, Walked | None]] | None:
+        """Per root: (listing signature, ignore signature, the walk itself when it did not find
+        the expected listing or met a problem); None when the child failed (the caller then
+        walks itself)."""
         if self._child is None:
             return None
         pid, read_fd = self._child
@@ -196,14 +200,18 @@ class Later:
             return None
         if not isinstance(found, list) or len(found) != self._count:
             return None
-        return [(str(a), str(b), bool(c)) for a, b, c in found]
+        return [(str(listing), str(ignore), None if walked is None else
+                 (walked[0], [Problem(*p) for p in walked[1]]))
+                for listing, ignore, walked in found]
 
 
-def signatures_later(roots: list[Path]) -> Later:
+def signatures_later(roots: list[Path], expected: list[str]) -> Later:
     """Walk the roots in a forked child and take each one's listing and ignore-file signatures
-    (what `ScopeIndex.refresh` compares), so the parent can read its indexes meanwhile: on two
-    cores the stat of every file, the bulk of a warm load at 100,000 memories, then costs no
-    time of its own. No child where forking is not safe (`result` is then None)."""
+    (what `ScopeIndex.refresh` compares with `expected`), so the parent can read its indexes
+    meanwhile: on two cores the stat of every file, the bulk of a warm load at 100,000
+    memories, then costs no time of its own. A root whose listing is not the expected one comes
+    back with its walk, which the refresh then uses instead of walking again. No child where
+    forking is not safe (`started` is False)."""
     if not _can_fork():
         return Later(None, len(roots))
     try:
@@ -221,10 +229,12 @@ def signatures_later(roots: list[Path]) -> Later:
         try:
             os.close(read_fd)
             found = []
-            for root in roots:
+            for root, known in zip(roots, expected, strict=True):
                 stats, problems = walk(root, split=False)
-                found.append((f"{len(stats)}:{listing_signature(stats)}",
-                              ignore_signature(root), bool(problems)))
+                listing = f"{len(stats)}:{listing_signature(stats)}"
+                walked = None if listing == known and not problems else \
+                    (stats, [tuple(p) for p in problems])
+                found.append((listing, ignore_signature(root), walked))
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(marshal.dumps(found))
             status = 0

@@ -21,6 +21,7 @@ from engram.discover import (
     IgnoreRules,
     Later,
     Listing,
+    Walked,
     ignore_signature,
     listing_signature,
     signatures_later,
@@ -126,10 +127,11 @@ class ScopeIndex:
             self.conn.close()
 
     # -- freshness ---------------------------------------------------------------------------
-    def refresh(self, force: bool = False) -> bool:
-        """Bring the index up to date with the files; True when anything was re-indexed."""
+    def refresh(self, force: bool = False, walked: Walked | None = None) -> bool:
+        """Bring the index up to date with the files; True when anything was re-indexed.
+        `walked` is a walk of the root just taken elsewhere (`check_later`'s child)."""
         try:
-            return self._take_just_built() or self._refresh(force)
+            return self._take_just_built() or self._refresh(force, walked)
         except sqlite3.DatabaseError as exc:
             if not is_corrupt(exc):  # the file is fine, and other processes may be using it
                 raise IndexWriteError(f"{self.db_path}: cannot update the index: {exc}") from exc
@@ -157,9 +159,9 @@ class ScopeIndex:
         self.conn, built = connect_building(self.db_path, _filler(self.root, self.scope))
         self._adopt(built)
 
-    def _refresh(self, force: bool) -> bool:
+    def _refresh(self, force: bool, walked: Walked | None = None) -> bool:
         known = self.meta("listing") or ""
-        stats, self.walk_problems = walk(self.root)
+        stats, self.walk_problems = walked if walked is not None else walk(self.root)
         ignore_sig = ignore_signature(self.root)
         listing = f"{len(stats)}:{listing_signature(stats)}"
         if not force and known == listing and self._same_setup(ignore_sig):
@@ -658,14 +660,18 @@ class Pending:
         refreshed now (what was read from them is stale) and False."""
         found = self._later.result()
         if found is not None and all(
-                (listing, ignore) == expected and not problems
-                for (listing, ignore, problems), expected in zip(found, self._expected,
-                                                                 strict=True)):
+                (listing, ignore) == expected and walked is None
+                for (listing, ignore, walked), expected in zip(found, self._expected,
+                                                               strict=True)):
             return True
-        # Changed files, a walk that met a problem (refresh notes it), or no child: the
-        # refresh walks again here and says whether anything was re-indexed.
-        changed = [index.refresh() for index in self._indexes]
-        return not any(changed)
+        # Changed files or a walk that met a problem: the refresh takes the child's walk (no
+        # second walk); with no child, it walks. What was read stands only if each index still
+        # holds the listing it was read under: another process may have refreshed it meanwhile.
+        walks = [f[2] for f in found] if found is not None else [None] * len(self._indexes)
+        for index, walked in zip(self._indexes, walks, strict=True):
+            index.refresh(walked=walked)
+        return all(index.meta("listing") == expected[0]
+                   for index, expected in zip(self._indexes, self._expected, strict=True))
 
 
 def check_later(indexes: list[ScopeIndex]) -> Pending | None:
@@ -675,8 +681,9 @@ def check_later(indexes: list[ScopeIndex]) -> Pending | None:
     expected = [index.expected_listing() for index in indexes]
     if not indexes or any(e is None for e in expected):
         return None
-    later = signatures_later([index.root for index in indexes])
+    known = [e for e in expected if e is not None]
+    later = signatures_later([index.root for index in indexes], [k[0] for k in known])
     if not later.started:
         return None
-    return Pending(indexes, [e for e in expected if e is not None], later)
+    return Pending(indexes, known, later)
 
