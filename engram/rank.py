@@ -324,7 +324,8 @@ class Scoring:
         # never the best match, which is the pack's answer however thin its evidence.
         related = [s for s in ranked if s.excluded is None]
         for item in related[1:]:
-            item.loose = route.loose(item.evidence, specific)
+            item.loose = (route.loose(item.evidence, specific)
+                          or route.overshadowed(item.evidence, item.score, related[0].score))
         if related:
             related[0].loose = related[0].evidence.weak
         ranked_ids = {id(s) for s in ranked}

@@ -333,6 +333,20 @@ def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:
     return stated == 0 and anywhere < 2
 
 
+# A memory the query meets only in prose (summary, directive, body) and that scores under this
+# share of the best match is related to the task, not what it is about.
+BODY_SHARE = 1 / 3
+
+
+def overshadowed(ev: Evidence, score: float, best: float) -> bool:
+    """Evidence too thin beside the best match to print the memory in full: met only in its
+    prose, never in its id, tags, trigger phrases or by a touched file, and scoring under
+    BODY_SHARE of the best ("release" in a hotfix skill's summary for "cut a release for
+    tomorrow", beside the release skill whose trigger phrase that is). Its card still lists
+    it; its body is one `load --id` away."""
+    return score < BODY_SHARE * best and not ev.path_match and not ev.in_naming_fields
+
+
 def specific_share(words: int) -> float:
     """The largest share of the memories a word may be in and still be evidence of a topic.
 

@@ -341,6 +341,32 @@ def test_one_word_a_summary_states_in_passing_does_not_make_a_topic_known(
         "docker-images"]
 
 
+def test_a_memory_met_only_in_passing_beside_a_clear_match_is_a_card(workspace: Path) -> None:
+    # The release skill's trigger is the task; the hotfix skill's summary mentions a release in
+    # passing, and the deploy guide's body does. Both are related and listed; neither is what
+    # a developer would open for it, so neither prints in full.
+    root = workspace / ".engram"
+    put(root, "release.md", mem(
+        "release-process", "skill", tags=["release"], triggers=["cut a release"],
+        summary="Cut a release: changelog, version bump, tag.",
+        body="1. Update CHANGELOG.md.\n2. Bump the version.\n3. Tag and push."))
+    put(root, "hotfix.md", mem(
+        "hotfix-process", "skill", tags=["hotfix"],
+        summary="Ship an urgent fix outside the release train.",
+        body="Branch from the last tag, fix, and deploy the patch."))
+    put(root, "deploy.md", mem(
+        "deploy-guide", tags=["deploy"], summary="How the service is deployed.",
+        body="Deploys go out after each release, one host at a time."))
+    for n in range(16):  # enough memories for "release", in three, to be a specific word
+        put(root, f"m{n}.md", mem(f"topic-{n}", "knowledge", summary=f"How part {n} works."))
+    out = ok(load(workspace, "cut a release for tomorrow"))
+    assert body_ids(out) == ["release-process"]
+    assert set(card_ids(out)) == {"hotfix-process", "deploy-guide"}
+    # The same memory, named by its tag, prints in full: a name is no passing mention.
+    out = ok(load(workspace, "cut a release with a hotfix"))
+    assert set(body_ids(out)) >= {"release-process", "hotfix-process"}
+
+
 def test_a_hyphenated_compound_is_known_by_its_parts(workspace: Path) -> None:
     # "human-readable" is written nowhere as one word, but "human" and "readable" are: the
     # query is about what the memories discuss, not about something none of them knows.
