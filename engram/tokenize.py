@@ -29,29 +29,58 @@ _SPLIT = re.compile(r"[-_]")
 # "C++") are spelled joined in ids, tags and file names ("nextjs-app-router", "csharp",
 # "dotnet", "cpp"). The written form also gets the joined word beside it, in place, so a
 # query and a memory meet whichever spelling each uses; the split parts stay ("next", "js").
-# `_HAS_JOINED` is a cheap test first: most text holds none of these.
-_HAS_JOINED = re.compile(r"\.(?:js|net)\b|\b[cf]#|\bc\+\+", re.IGNORECASE)
-_JOINED = re.compile(r"\b([^\W_]+)\.js\b|(?<![\w.])(asp)?\.net\b|\b([cf])#|\b(c)\+\+",
-                     re.IGNORECASE)
+# The marks are found by substring search (most text holds none), the word before a dot read
+# back by hand: a first index tokenizes every body, and a pattern that tried each word as a
+# library name cost more than the tokenizing itself.
+_JOIN_HINTS = (".js", ".JS", ".Js", ".net", ".NET", ".Net", "c#", "C#", "f#", "F#", "c++", "C++")
 
 
-def _joined(match: re.Match[str]) -> str:
-    lib, asp, sharp, plus = match.groups()
-    if lib is not None:
-        name = lib + "js"
-    elif sharp is not None:
-        name = sharp + "sharp"
-    elif plus is not None:
-        name = "cpp"
-    else:
-        name = "aspnet" if asp else "dotnet"
-    return f"{match.group(0)} {name.lower()}"
+def _word_start(text: str, at: int) -> bool:
+    """Whether a word may start at `at` (no letter, digit, underscore or dot just before)."""
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_.")
+
+
+def _joined_name(text: str, start: int, mark: str) -> str | None:
+    """The joined spelling of the technology name whose mark (".js", ".net", "c#", "c++")
+    starts at `start`, or None when it is no such name ("example.net", "abc#")."""
+    if mark[0] != ".":
+        if not _word_start(text, start):
+            return None
+        return "cpp" if mark == "c++" else mark[0] + "sharp"
+    begin = start
+    while begin > 0 and text[begin - 1].isalnum():
+        begin -= 1
+    word = text[begin:start].lower()
+    if mark == ".js":  # a name, not the end of an identifier ("content_script.js")
+        return word + "js" if word and (begin == 0 or text[begin - 1] != "_") else None
+    if not word:
+        return "dotnet" if _word_start(text, start) else None
+    return "aspnet" if word == "asp" and _word_start(text, begin) else None
 
 
 def with_joined(text: str) -> str:
     """The text with each dotted, hashed or plussed technology name followed by its joined
     spelling ("Next.js" -> "Next.js nextjs"), for `words` and `tokens` to split as usual."""
-    return _JOINED.sub(_joined, text) if _HAS_JOINED.search(text) else text
+    marks: list[tuple[int, int, str]] = []
+    for hint in _JOIN_HINTS:
+        at = text.find(hint)
+        while at >= 0:
+            end = at + len(hint)
+            # A dotted mark ends a word (".json" is no ".js"); a hash or pluses may run on.
+            if hint[0] != "." or end == len(text) or not (text[end].isalnum() or text[end] == "_"):
+                marks.append((at, end, hint.lower()))
+            at = text.find(hint, end)
+    if not marks:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for start, end, mark in sorted(marks):
+        name = _joined_name(text, start, mark)
+        if name is not None:
+            parts += [text[pos:end], " ", name]
+            pos = end
+    return "".join(parts) + text[pos:]
+
 
 STOPWORDS = frozenset("""
 a about above after again against all also am an and any are aren't as at be because been before

@@ -110,4 +110,7 @@ def test_file_names_and_domains_are_not_joined_technology_names() -> None:
     # A dot inside a word that is not ".js" or a leading ".NET" stays a separator.
     assert words("see example.net and settings.py") == [
         "see", "example", "net", "and", "settings", "py"]
+    # The end of an identifier is no library name; a name in brackets or quotes still is.
+    assert "scriptjs" not in words("edit content_script.js")
+    assert words('("C#", .NET)') == ["csharp", "net", "dotnet"]
     assert tokens("Next.js") == [*tokens("next js"), *tokens("nextjs")]
