@@ -666,11 +666,13 @@ class Pending:
             return True
         # Changed files or a walk that met a problem: the refresh takes the child's walk (no
         # second walk); with no child, it walks. What was read stands only if each index still
-        # holds the listing it was read under: another process may have refreshed it meanwhile.
+        # holds the listing and ignore file it was read under: another process may have
+        # refreshed it meanwhile, and an edited ignore file changes what is indexed, not what
+        # is on disk.
         walks = [f[2] for f in found] if found is not None else [None] * len(self._indexes)
         for index, walked in zip(self._indexes, walks, strict=True):
             index.refresh(walked=walked)
-        return all(index.meta("listing") == expected[0]
+        return all(index.expected_listing() == expected
                    for index, expected in zip(self._indexes, self._expected, strict=True))
 
 
