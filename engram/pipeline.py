@@ -194,7 +194,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
             # A prerequisite pulled in may be a related memory left unranked: it counts
             # towards the limit with its own score, so it is ranked (with its near-duplicate
             # group) and the pack chosen again, as full ranking would choose it.
-            unranked = _pulled_unranked(scopes, selection, related)
+            unranked = _pulled_unranked(scopes, selection, scoring)
             if not unranked:
                 return scored, selection
             if scoring.force(unranked):
@@ -206,12 +206,12 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
 
 
 def _pulled_unranked(scopes: Scopes, selection: expand.Selection,
-                     related: list[rank.Scored]) -> set[tuple[int, int]]:
+                     scoring: rank.Scoring) -> set[tuple[int, int]]:
     """(scope rank, key) of the prerequisites the selection pulled in that are related
     memories left unranked."""
     found = [scopes.find(m.memory.id) for m in selection.members if not m.routed]
     wanted = {(hit[1], hit[0].key) for hit in found if hit is not None}
-    return rank.left_unranked(related, wanted) if wanted else set()
+    return scoring.left_unranked(wanted) if wanted else set()
 
 
 def _candidates(scopes: Scopes, scored: list[rank.Scored], selection: expand.Selection,

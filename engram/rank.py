@@ -333,6 +333,11 @@ class Scoring:
         rest = [s for s in ranking.scored if id(s) not in ranked_ids]
         return ranked + rest + _unranked(ranking.pools, ranked + rest)
 
+    def left_unranked(self, wanted: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Those of `wanted` (scope rank, key) that the last `score` left related and unranked
+        (a pool's members not taken included)."""
+        return self._last.ranking.left_unranked(wanted) if self._last is not None else set()
+
     def force(self, wanted: set[tuple[int, int]]) -> bool:
         """Have the last `score`'s ranking rank these (scope rank, key) candidates too: the
         next `score` with the same need places them with their real scores (see
@@ -511,25 +516,6 @@ class _Members(Scored):
     def __init__(self, model: Scored, keys: list[int]) -> None:
         super().__init__(model.scope_rank, keys[0], model.evidence)
         self.keys = keys
-
-
-def left_unranked(related: Iterable[Scored], wanted: set[tuple[int, int]]
-                  ) -> set[tuple[int, int]]:
-    """Those of `wanted` (scope rank, key) that are related candidates left unranked, those a
-    pool's stand-in counts included."""
-    keys = {key for _, key in wanted}
-    out: set[tuple[int, int]] = set()
-    # A stand-in is listed once per member it counts: tens of thousands of entries can be a
-    # few objects, told apart in C before any is looked at.
-    for s in dict(zip(map(id, related), related, strict=True)).values():
-        if s.ranked:
-            continue
-        if isinstance(s, _Members):
-            if not keys.isdisjoint(s.keys):
-                out.update(w for w in ((s.scope_rank, k) for k in s.keys) if w in wanted)
-        elif (s.scope_rank, s.key) in wanted:
-            out.add((s.scope_rank, s.key))
-    return out
 
 
 def _unranked(pools: Sequence[_Pool], others: list[Scored]) -> list[Scored]:
@@ -726,6 +712,29 @@ class _Ranking:
             item.excluded, item.detail = None, ""
         self.marked = []
 
+    def _find(self, scope_rank: int, key: int) -> tuple[Scored | None, _Pool | None]:
+        """A candidate judged alone, or else the pool holding it (members of a pool share one
+        Evidence object, so a key's evidence finds its pool)."""
+        if self._alone is None:
+            self._alone = {(s.scope_rank, s.key): s for s in self.scored}
+            self._pool_of = {(p.scope_rank, id(p.evidence)): p for p in self.pools}
+        alone = self._alone.get((scope_rank, key))
+        if alone is not None:
+            return alone, None
+        return None, self._pool_of.get((scope_rank, id(self.evidence[scope_rank].get(key))))
+
+    def left_unranked(self, wanted: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        out: set[tuple[int, int]] = set()
+        for scope_rank, key in wanted:
+            alone, pool = self._find(scope_rank, key)
+            if alone is not None:
+                if not alone.ranked and alone.excluded is None:
+                    out.add((scope_rank, key))
+            elif pool is not None and pool.model.excluded is None \
+                    and key in pool.keys[pool.taken:]:
+                out.add((scope_rank, key))
+        return out
+
     def force(self, wanted: set[tuple[int, int]]) -> int:
         """Rank these (scope rank, key) candidates now, whatever their bound, with every
         candidate of their near-duplicate groups: which member of a group stays related is then
@@ -738,18 +747,13 @@ class _Ranking:
             mine = {g for scope_rank, g in named if scope_rank == r}
             if mine:
                 targets.update((r, k) for k, g in by_key.items() if g in mine)
-        if self._alone is None:
-            self._alone = {(s.scope_rank, s.key): s for s in self.scored}
-            # Members of one pool share one Evidence object: a key's evidence finds its pool.
-            self._pool_of = {(p.scope_rank, id(p.evidence)): p for p in self.pools}
         batch: list[Scored] = []
         for r, k in sorted(targets):
-            alone = self._alone.get((r, k))
+            alone, pool = self._find(r, k)
             if alone is not None:
                 if not alone.ranked and alone.excluded is None:
                     batch.append(alone)
                 continue
-            pool = self._pool_of.get((r, id(self.evidence[r].get(k))))
             item = pool.take_out(k) if pool is not None and pool.live else None
             if item is not None:
                 self.base[id(item)] = item.bm25
