@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -122,10 +122,12 @@ def _can_fork() -> bool:
         threading is None or threading.active_count() == 1)
 
 
-def _fork_stat(entries: list[Entry]) -> tuple[int, int] | None:
-    """(child pid, read end of its pipe), the child stat-ing `entries`; None when no child."""
-    if not entries:
-        return None
+Child = tuple[int, int]  # a forked child's pid and the read end of its pipe
+
+
+def _in_child(work: Callable[[], list[Any]]) -> Child | None:
+    """Fork a child that runs `work` and hands its list over through a pipe (marshal, in C);
+    None when no child could be started."""
     try:
         read_fd, write_fd = os.pipe()
     except OSError:
@@ -136,11 +138,11 @@ def _fork_stat(entries: list[Entry]) -> tuple[int, int] | None:
         os.close(read_fd)
         os.close(write_fd)
         return None
-    if pid == 0:  # the child: stat, hand the result over, and leave without any clean-up
+    if pid == 0:  # the child: work, hand the result over, and leave without any clean-up
         status = 1
         try:
             os.close(read_fd)
-            data = marshal.dumps(_stat(entries))
+            data = marshal.dumps(work())
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
             status = 0
@@ -150,23 +152,30 @@ def _fork_stat(entries: list[Entry]) -> tuple[int, int] | None:
     return pid, read_fd
 
 
-def _join(child: tuple[int, int] | None, entries: list[Entry]
-          ) -> list[tuple[str, int, int] | None]:
+def _receive(child: Child, count: int) -> list[Any] | None:
+    """The child's list, waited for; None when it failed or did not deliver `count` items."""
+    pid, read_fd = child
+    with os.fdopen(read_fd, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return None
+    try:
+        found = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return found if isinstance(found, list) and len(found) == count else None
+
+
+def _fork_stat(entries: list[Entry]) -> Child | None:
+    """A child stat-ing `entries`; None when no child."""
+    return _in_child(lambda: _stat(entries)) if entries else None
+
+
+def _join(child: Child | None, entries: list[Entry]) -> list[tuple[str, int, int] | None]:
     """The child's stats, or stats taken here when the child did not deliver them all."""
-    if child is not None:
-        pid, read_fd = child
-        with os.fdopen(read_fd, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if status == 0:
-            try:
-                theirs = marshal.loads(data)
-            except (EOFError, ValueError, TypeError):
-                pass
-            else:
-                if isinstance(theirs, list) and len(theirs) == len(entries):
-                    return theirs
-    return _stat(entries)
+    theirs = _receive(child, len(entries)) if child is not None else None
+    return theirs if theirs is not None else _stat(entries)
 
 
 Walked = tuple[Listing, list[Problem]]  # what `walk` returns
@@ -176,7 +185,7 @@ class Later:
     """Listing signatures being taken by a forked child while the parent goes on (see
     `signatures_later`)."""
 
-    def __init__(self, child: tuple[int, int] | None, count: int) -> None:
+    def __init__(self, child: Child | None, count: int) -> None:
         self._child = child
         self._count = count
         self.started = child is not None
@@ -185,20 +194,9 @@ class Later:
         """Per root: (listing signature, ignore signature, the walk itself when it did not find
         the expected listing or met a problem); None when the child failed (the caller then
         walks itself)."""
-        if self._child is None:
-            return None
-        pid, read_fd = self._child
-        self._child = None
-        with os.fdopen(read_fd, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if status != 0:
-            return None
-        try:
-            found = marshal.loads(data)
-        except (EOFError, ValueError, TypeError):
-            return None
-        if not isinstance(found, list) or len(found) != self._count:
+        child, self._child = self._child, None
+        found = _receive(child, self._count) if child is not None else None
+        if found is None:
             return None
         return [(str(listing), str(ignore), None if walked is None else
                  (walked[0], [Problem(*p) for p in walked[1]]))
@@ -212,38 +210,21 @@ def signatures_later(roots: list[Path], expected: list[str]) -> Later:
     memories, then costs no time of its own. A root whose listing is not the expected one comes
     back with its walk, which the refresh then uses instead of walking again. No child where
     forking is not safe (`started` is False)."""
-    if not _can_fork():
-        return Later(None, len(roots))
-    try:
-        read_fd, write_fd = os.pipe()
-    except OSError:
-        return Later(None, len(roots))
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_fd)
-        os.close(write_fd)
-        return Later(None, len(roots))
-    if pid == 0:  # the child: walk, hand the signatures over, leave without any clean-up
-        status = 1
-        try:
-            os.close(read_fd)
-            found = []
-            for root, known in zip(roots, expected, strict=True):
-                # Split again (a grandchild stats half) when the root is large: with a deep
-                # tree of small folders the walk, not the ranking, is what a 100k load waits for.
-                stats, problems = walk(root)
-                listing = f"{len(stats)}:{listing_signature(stats)}"
-                walked = None if listing == known and not problems else \
-                    (stats, [tuple(p) for p in problems])
-                found.append((listing, ignore_signature(root), walked))
-            with os.fdopen(write_fd, "wb") as pipe:
-                pipe.write(marshal.dumps(found))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_fd)
-    return Later((pid, read_fd), len(roots))
+    child = _in_child(lambda: _signatures(roots, expected)) if _can_fork() else None
+    return Later(child, len(roots))
+
+
+def _signatures(roots: list[Path], expected: list[str]) -> list[Any]:
+    found = []
+    for root, known in zip(roots, expected, strict=True):
+        # Split again (a grandchild stats half) when the root is large: with a deep tree of
+        # small folders the walk, not the ranking, is what a 100k load waits for.
+        stats, problems = walk(root)
+        listing = f"{len(stats)}:{listing_signature(stats)}"
+        walked = None if listing == known and not problems else \
+            (stats, [tuple(p) for p in problems])
+        found.append((listing, ignore_signature(root), walked))
+    return found
 
 
 def _follow_links(links: list[Link], real_root: str, found: Listing,
