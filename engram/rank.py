@@ -831,10 +831,8 @@ def _mark_unranked_duplicates(scored: list[Scored]) -> list[Scored]:
 
 
 def _load_records(scopes: Scopes, items: list[Scored],
-                  cache: dict[tuple[int, int], Record] | None = None) -> None:
+                  cache: dict[tuple[int, int], Record]) -> None:
     """Give each item its record, from `cache` (of one request's scoring) where it is there."""
-    if cache is None:
-        cache = {}
     for scope_rank, index in enumerate(scopes.indexes):
         keys = [s.key for s in items if s.scope_rank == scope_rank and s.record is None
                 and (scope_rank, s.key) not in cache]
