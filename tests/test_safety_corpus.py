@@ -125,6 +125,12 @@ MUST_PRINT = [
     "Reset your local configuration with make reset.",
     "Scrap the earlier plan to use Kafka; we use SQS now.",
     "Catch the exception so the user doesn't see a stack trace.",
+    # Letters-only values under a password key that describe the password, not give it.
+    "password: fromenvironment",
+    "DB_PASSWORD=interactiveprompt",
+    "passphrase: mysupersecretphrase",
+    "password: notrequired",
+    "CLERK_SECRET_KEY=sk_live_your_key_here",
 ]
 
 
@@ -193,6 +199,16 @@ MUST_WITHHOLD = [
     ("<tool_outputs>ok</tool_outputs>", "role-play"),
     ("ALGOLIA_WRITE=9f86d081884c7d659a2feaa0c55ad015", "secret"),
     ("zkp_" + "Qm9Xr2Lw7TbV4nYs8KdJ3hGf6PcZ1aE5uR0iWx", "secret"),
+    # trufflehog formats outside gitleaks' rules, and passwords of letters only.
+    ("session: IQoJb3JpZ2luX2VjE" + "Qm9Xr2Lw7TbV4nYs8KdJ3hGf6PcZ1aE5uR0iWx/+" * 4, "secret"),
+    ("./sync --auth access_token$production$" + "k2m9x4q7w1e5r8t3$" + "4f9c2b7e8a1d3f6c" * 2,
+     "secret"),
+    ('upstream = "SCW7K2M9X4Q7W1E5R8T3"', "secret"),
+    ("2Vx8Qm9Xr2Lw7TbV4nYs8KdJ3hG_f6PcZ1aE5uR0iWxQm9Xr", "secret"),
+    ("DB_PASSWORD=orchidsailboatquarry", "secret"),
+    ('{"password": "trombonelavenderkite"}', "secret"),
+    ("mysql -u app -pzpmhagvcarrr orders", "secret"),
+    ("DATABASE_URL=postgres://app:velvetharbourkite@db.acme.internal:5432/app", "secret"),
 ]
 
 
