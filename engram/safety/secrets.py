@@ -526,11 +526,11 @@ _CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"
 
 
 def basic_auth(text: str, check: Callable[[str], bool],
-               password: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
+               is_password: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
     """Credentials by their context: `Authorization: Basic <base64 user:password>`,
-    `curl -u user:password`, API-key headers and XML config values. `password` judges the
+    `curl -u user:password`, API-key headers and XML config values. `is_password` judges the
     values that syntax says are passwords (netrc, `mysql -p`), `check` the rest."""
-    password = password or check
+    is_password = is_password or check
     if "asic " in text:
         for m in _BASIC_RE.finditer(text):
             try:
@@ -562,10 +562,10 @@ def basic_auth(text: str, check: Callable[[str], bool],
                 return m.start(), "password in a config value"
     if "password " in low:
         netrc = _NETRC_RE.match(low)
-        if netrc and password(text[netrc.start(1) : netrc.end(1)]):
+        if netrc and is_password(text[netrc.start(1) : netrc.end(1)]):
             return netrc.start(1), "password in a netrc entry"
     if "-p" in text:
         mysql = _MYSQL_P_RE.search(text)
-        if mysql and password(mysql.group(1)):
+        if mysql and is_password(mysql.group(1)):
             return mysql.start(1), "password on a command line"
     return None
