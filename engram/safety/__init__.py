@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.families import exfil_line, family_line
+from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
@@ -1183,7 +1185,8 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     quoted = fenced or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
-        quoted = bool(_injection(prose)) and not _injection(unquoted)
+        quoted = (bool(_injection(prose) or family_line(prose))
+                  and not (_injection(unquoted) or family_line(unquoted)))
     if not quoted:
         return False
     return _defended(index, low)
@@ -1245,6 +1248,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     checks = _possible_checks([text for _, text in items], folded, low, possible.words)
     skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     can_inject, anchored, _, exfil_lines, leak_lines = possible
+    families = _family_hits(prose, folded, possible.words)
 
     def injection_in(text: str) -> list[tuple[int, int, str]]:
         return _injection(text, anchored)
@@ -1265,6 +1269,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         grab = permission_grab(folded[index], low[index])
         if grab:
             injection.append(grab)
+        family = families.get(index, ())
+        injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1277,6 +1283,11 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        for kind, col, detail in family:
+            if kind == "role-play":
+                add(number, kind, (col, detail))
+            elif kind == "exfiltration" and not _quoted_example(index, low, exfil_line):
+                add(number, kind, (col, detail))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
