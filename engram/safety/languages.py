@@ -1,4 +1,4 @@
-"""Instruction overrides in other languages: "ignore all previous instructions" in 74 of them.
+"""Instruction overrides in other languages: "ignore all previous instructions" in 72 of them.
 
 A line is flagged when, within a short window of one clause, it has a verb of dismissal (ignore,
 forget, disregard, stop obeying), a word for instructions or rules, and a word for
