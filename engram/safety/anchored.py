@@ -181,9 +181,14 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
                    "policies", "briefing")),
         "instruction override",
         rf"(?:{_DISMISS})\s+(?:(?:all|any|every|each|the|of|those|these|whatever)\s+)*"
-        r"(?:(?:your|earlier|previous|prior|standing|existing|original|initial|old|above"
+        r"(?:(?:your|earlier|previous|prior|standing|existing|original|initial|above"
         r"|preceding|former|current|given)\s+(?:[\w-]+\s+){0,2}?"
-        rf"(?:{_ORDER_NOUNS})\b|(?:[\w-]+\s+){{0,2}}?(?:{_ORDER_NOUNS})\s+(?:that\s+)?"
+        rf"(?:{_ORDER_NOUNS})\b"
+        # "the old rules in docs/v1-style.md" point at an outdated document, unless it is the
+        # agent's own rule file.
+        rf"|old\s+(?:[\w-]+\s+)?(?:{_ORDER_NOUNS})\b(?!\s+(?:in|from|of)\s+(?!\S*(?:claude|agents"
+        rf"|gemini|cursorrules|copilot|windsurf))\S*[./])"
+        rf"|(?:[\w-]+\s+){{0,2}}?(?:{_ORDER_NOUNS})\s+(?:that\s+)?"
         r"(?:you\s+(?:loaded|received|were\s+given|got|had|have\s+been\s+given|were\s+told)"
         r"|(?:given|loaded|provided)\s+(?:to\s+you|earlier|before|above|previously)"
         r"|(?:from\s+)?(?:earlier|before|above|so\s+far)\b))",
