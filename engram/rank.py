@@ -406,7 +406,9 @@ class Scoring:
             _exclude_named_clauses(scopes, scored, anchors, self.records)
         if off_topic:
             strict = route.content_words(anchors) > route.NAME_MAX_WORDS
-            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records)
+            familiar_most = route.familiar_most(stats.doc_count)
+            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records,
+                               lambda term: 0 < doc_freq[term] <= familiar_most)
         fetched = fetch_history(ctx)
         base = {id(s): s.bm25 for s in scored}
         if any(s.evidence.path_match for s in scored):
@@ -892,13 +894,14 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
 
 def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
                        specific: Callable[[str], bool], strict: bool,
-                       records: dict[tuple[int, int], Record]) -> None:
+                       records: dict[tuple[int, int], Record],
+                       familiar: Callable[[str], bool]) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
     only path matches and the memories it names by their id, a tag or a trigger phrase may
     still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
     evidence that a memory is about the task, never the share of its words they contain."""
     live = [s for s in scored if s.excluded is None]
-    if any(route.on_topic(s.evidence, specific, strict) for s in live):
+    if any(route.on_topic(s.evidence, specific, strict, familiar) for s in live):
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]

@@ -28,6 +28,9 @@ SPECIFIC_SHARE = 1 / 6
 # In a small workspace a word two memories share still picks out a topic (one in six of a
 # dozen memories), unless they are a third of the workspace; one memory always does.
 SPECIFIC_MIN = 2
+# A word more memories than this share hold is boilerplate ("best practices" in every rule of a
+# collection): where it names a memory, it names no topic (`on_topic`).
+FAMILIAR_SHARE = 1 / 3
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
 NAME_MAX_WORDS = 12
@@ -285,7 +288,8 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
     return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
 
 
-def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> bool:
+def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
+             familiar: Callable[[str], bool]) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -301,15 +305,37 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> boo
     "write an Ansible role"). Common words ("add", "write", "set") are none, however many
     fields hold them; neither are the words no memory holds, which is why new nouns around a
     real match never empty a pack.
+
+    A task that meets a memory by one of its own names, a `familiar` word (the workspace's
+    domain, not its boilerplate), and says with a specific word what it does there is on topic
+    too: "export everything we hold on one patient for their lawyer" meets the privacy rule by
+    its tag "patients", and "export" is in its body ("export or erasure of one patient's
+    data"). "patient" alone is in a quarter of a clinic's memories and says nothing; "best" in
+    `python-django-best-practices` is in half a corpus of "best practices" and names nothing.
     """
     if ev.path_match:
         return True
     stated, anywhere = specific_hits(ev, specific)
     if strict:
         return stated >= 2
-    return stated >= 1 and (anywhere >= 2 or any(
+    if stated == 0:
+        return anywhere >= 1 and named_by_familiar_word(ev, familiar)
+    return (anywhere >= 2 or any(
         NAMING_FIELDS.intersection(fields) for term, fields in ev.fields.items()
         if not _COMPOUND.search(term) and specific(term)))
+
+
+def named_by_familiar_word(ev: Evidence, familiar: Callable[[str], bool]) -> bool:
+    """A `familiar` anchor hit the memory's id or tags (see `on_topic`)."""
+    return any(familiar(t) and STRONG_FIELDS.intersection(fields)
+               for t, fields in ev.fields.items() if not _COMPOUND.search(t))
+
+
+def familiar_most(doc_count: int) -> float:
+    """How many memories at most may hold a word for it to be a word of the workspace's domain
+    ("patient" in a clinic's memories) rather than boilerplate every kind of memory repeats
+    ("best", "code"): FAMILIAR_SHARE of them."""
+    return FAMILIAR_SHARE * doc_count
 
 
 def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:

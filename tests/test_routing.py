@@ -434,6 +434,40 @@ def test_a_common_word_in_a_memory_name_keeps_an_unknown_topic_empty(tmp_path: P
     assert rows["settings-and-secrets"]["status"] == "excluded: off-topic"
 
 
+def test_a_domain_word_in_a_memory_name_with_the_task_in_its_body_keeps_the_pack(
+        tmp_path: Path) -> None:
+    # "lawyer" is in no memory. "patient" is in a quarter of a clinic's memories, so it alone
+    # says nothing; but it is the privacy rule's tag, and its body says what the task is
+    # ("export or erasure of one patient's data"), while the report skill excludes itself.
+    project = own_project(tmp_path)
+    query = "export everything we hold on one patient for their lawyer"
+    ids = pack_ids(project, query)
+    assert ids[:1] == ["patient-data-privacy"]
+    assert "reports-export" not in ids
+
+
+@pytest.mark.parametrize("named", [3, 12])
+def test_boilerplate_in_memory_names_is_no_topic(tmp_path: Path, named: int) -> None:
+    # Kafka is in no memory. The same body word ("consumer"), beside the same name word, keeps
+    # the pack while a quarter of the memories are named "best practices" (too many for the
+    # word to be specific, few enough to be a topic), and not once every one is: a word in
+    # every memory's name is the collection's boilerplate.
+    root = tmp_path / ".engram"
+    topics = ["queues", "tables", "forms", "charts", "dates", "icons", "fonts", "colors",
+              "menus", "modals", "toasts", "tabs"]
+    for n, topic in enumerate(topics):
+        mid = topic + ("-best-practices" if n < named else "-conventions")
+        body = ("Commit offsets after the consumer has processed the batch." if n == 0
+                else f"Keep the {topic} code in one module and document it.")
+        put(root, f"m{n}.md", mem(mid, summary=f"How we write {topic}.", body=body))
+    query = "best practices for a consumer that survives Kafka rebalances and retries"
+    ids = pack_ids(tmp_path, query)
+    if named == 12:
+        assert ids == []
+    else:
+        assert ids[:1] == ["queues-best-practices"]
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     # new nouns ("insurance_provider", "waitlist", "cancelled_reason") beside specific evidence:
     # "model" in the model rule's id and tags, "text" in the SMS rule's tags, "SMS" its id
