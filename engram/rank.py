@@ -323,9 +323,11 @@ class Scoring:
         # Which related memories print only as cards: judged on the few that can be shown, and
         # never the best match, which is the pack's answer however thin its evidence.
         related = [s for s in ranked if s.excluded is None]
+        taken = route.id_words_held(s.evidence for s in related)
         for item in related[1:]:
             item.loose = (route.loose(item.evidence, specific)
-                          or route.overshadowed(item.evidence, item.score, related[0].score))
+                          or route.overshadowed(item.evidence, item.score, related[0].score)
+                          or route.name_taken(item.evidence, taken))
         if related:
             related[0].loose = related[0].evidence.weak
         ranked_ids = {id(s) for s in ranked}

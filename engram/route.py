@@ -266,6 +266,31 @@ def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | 
     return None
 
 
+# A verb made from another by a prefix ("reschedule", "rebook", "unpublish") names the action
+# the memories describe by its base word ("scheduling", "booking"). The base must be a word
+# of its own (four letters or more), so "react" is not "act" nor "unit" "it".
+_VERB_PREFIXES = ("re", "un")
+_BASE_MIN = 4
+
+
+def prefixed(anchors: Iterable[str]) -> dict[str, str]:
+    """anchor -> its base word, for the anchors that may be a prefixed verb (`base_words`)."""
+    return {a: a[len(p):] for a in anchors for p in _VERB_PREFIXES
+            if a.startswith(p) and len(a) - len(p) >= _BASE_MIN and a.isascii() and a.isalpha()}
+
+
+def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[str, ...]:
+    """The anchors, each prefixed verb no memory holds ("reschedul") read as its base word when
+    a memory holds that ("schedul"): the prompt says to do again or undo what the memory is
+    about. A word some memory holds as it is written ("review", "report", "remove") is that
+    word, never its base ("view", "port", "move")."""
+    bases = prefixed(anchors)
+    if not bases:
+        return tuple(anchors)
+    return tuple(dict.fromkeys(
+        bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
+
+
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it.
@@ -357,6 +382,25 @@ def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:
         return False
     stated, anywhere = specific_hits(ev, specific)
     return stated == 0 and anywhere < 2
+
+
+def id_words_held(evidences: Iterable[Evidence]) -> set[str]:
+    """The anchors met in the ids the prompt holds whole (`whole_id`): words it has used up
+    naming those memories (`name_taken`)."""
+    return {t for ev in evidences if ev.whole_id for t, fields in ev.fields.items()
+            if "id" in fields}
+
+
+def name_taken(ev: Evidence, taken: set[str]) -> bool:
+    """Every word by which the query meets this memory's names (id, tags, trigger phrases) is
+    a word of another memory's id the prompt holds whole: "reschedule an appointment" names
+    `appointment-scheduling`, and the jobs skill's tag "scheduled-jobs" shares its word, not
+    its topic. Such a memory is related, a card; one named in its own right, or matching a
+    touched file, is not."""
+    if ev.path_match or ev.whole_name or not taken:
+        return False
+    naming = [t for t, fields in ev.fields.items() if NAMING_FIELDS.intersection(fields)]
+    return bool(naming) and taken.issuperset(naming)
 
 
 # A memory the query meets only in prose (summary, directive, body) and that scores under this

@@ -468,6 +468,36 @@ def test_boilerplate_in_memory_names_is_no_topic(tmp_path: Path, named: int) -> 
         assert ids[:1] == ["queues-best-practices"]
 
 
+def test_a_prefixed_verb_no_memory_holds_meets_its_base_word(tmp_path: Path) -> None:
+    root = tmp_path / ".engram"
+    put(root, "b.md", mem("booking-rules", summary="How bookings are made and cancelled.",
+                          tags=["booking"], body="A booking holds one slot."))
+    put(root, "v.md", mem("view-layer", summary="Where views live.", tags=["views"],
+                          body="Views render templates."))
+    put(root, "r.md", mem("code-review", summary="How we review code.", tags=["review"],
+                          body="Review every pull request."))
+    # "rebook" is in no memory: the task is about booking
+    query = "let patients rebook from the confirmation page"
+    assert pack_ids(tmp_path, query) == ["booking-rules"]
+    text, _ = dry(tmp_path, query)
+    assert "anchors: patient, book, confirm, page" in text
+    # "review" is a memory's own word: it is never read as "view"
+    assert pack_ids(tmp_path, "review the confirmation page") == ["code-review"]
+
+
+@pytest.mark.parametrize("query", [
+    "let the front desk reschedule an appointment from the day view",
+    "add an endpoint that lets a receptionist schedule an appointment in another room",
+])
+def test_a_word_of_an_id_the_prompt_holds_whole_prints_no_other_memory_in_full(
+        tmp_path: Path, query: str) -> None:
+    # The prompt names appointment-scheduling whole; the jobs skill shares only "schedule"
+    # (its tag "scheduled-jobs", its trigger "schedule a nightly job"): related, a card.
+    text = ok(load(own_project(tmp_path), query))
+    assert "appointment-scheduling" in body_ids(text)
+    assert "periodic-jobs" in card_ids(text)
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     # new nouns ("insurance_provider", "waitlist", "cancelled_reason") beside specific evidence:
     # "model" in the model rule's id and tags, "text" in the SMS rule's tags, "SMS" its id
