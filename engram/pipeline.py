@@ -118,7 +118,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                  final: bool = False) -> tuple[Pack, list[Memory]]:
     anchors = () if request.path_only else _anchors(scopes, request.query)
     procedural = is_procedural(request.query)
-    scored, selection = _select(ctx, scopes, request, anchors, procedural)
+    scored, selection, untaken = _select(ctx, scopes, request, anchors, procedural)
     config = ctx.config
     disclosure = request.disclosure or config.load_disclosure
     expand_top = request.expand_top if request.expand_top is not None else config.load_expand_top
@@ -152,7 +152,7 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     ranked = [s for s in related if s.ranked]
     pack = Pack(
         query=request.query, anchors=anchors, items=printed.items,
-        related_total=len(related) + selection.pulled_in,
+        related_total=len(related) + untaken + selection.pulled_in,
         candidates=tuple(candidates), excluded=tuple(excluded_all),
         hidden_by_ignore=scopes.hidden_by_ignore(),
         invalid=tuple(p for p in scopes.problems() if p.severity == "error"),
@@ -186,10 +186,10 @@ WIDEST_NEED = 1000  # past this many ranked candidates, rank them all
 
 
 def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, ...],
-            procedural: bool) -> tuple[list[rank.Scored], expand.Selection]:
-    """Every candidate scored, and the pack's members with their prerequisites, cut to the
-    limit. Only the candidates that can reach the pack are ranked in full, unless the caller
-    asks for an explanation."""
+            procedural: bool) -> tuple[list[rank.Scored], expand.Selection, int]:
+    """Every candidate scored, the pack's members with their prerequisites, cut to the limit,
+    and how many related memories were left out of the list unranked. Only the candidates that
+    can reach the pack are ranked in full, unless the caller asks for an explanation."""
     touched = relative_paths(ctx, request.paths)
     # an outer layer's applies_to is relative to its own folder
     scopes.touched = [relative_paths(ctx, request.paths, d) if d is not None else touched
@@ -207,17 +207,19 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         if request.all:
             return scored, expand.Selection(
                 tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed),
-                (), 0)
+                (), 0), 0
         selection = expand.select(routed, scopes.visible, limit)
-        if need is None or len(ranked) == len(related):
-            return scored, selection
+        if need is None:
+            return scored, selection, 0
+        if len(ranked) == len(related) and not scoring.has_untaken():
+            return scored, selection, 0
         if limit is not None and expand.is_full(selection, limit):
             # A prerequisite pulled in may be a related memory left unranked: it counts
             # towards the limit with its own score, so it is ranked (with its near-duplicate
             # group) and the pack chosen again, as full ranking would choose it.
             unranked = _pulled_unranked(scopes, selection, scoring)
             if not unranked:
-                return scored, selection
+                return scored, selection, scoring.untaken_related()
             if scoring.force(unranked):
                 continue
         # Prerequisite groups too big to fit left room that an unranked candidate would take

@@ -89,6 +89,15 @@ def bm25_scores(tfs: Mapping[int, Mapping[str, float]], doc_lengths: Mapping[int
     return out
 
 
+def bm25_one(tf: Mapping[str, float], length: float, idfs: Mapping[str, float],
+             stats: CorpusStats) -> float:
+    """`bm25_scores` of one document (a pool's next member is scored alone, hundreds of times
+    in a load: without the mappings around it)."""
+    norm = K1 * (1.0 - B) + K1 * B / stats.avg_len * length if stats.avg_len > 0 else K1
+    k1_plus = K1 + 1.0
+    return sum(idfs[term] * f * k1_plus / (f + norm) for term, f in tf.items() if f > 0)
+
+
 def apply_multipliers(base: float, factors: Sequence[tuple[str, float]]) -> float:
     score = base
     for _, factor in factors:
@@ -240,6 +249,7 @@ class Scoring:
         self._gathered: dict[bool, _Gathered] = {}
         self._prepared: dict[bool, _Prepared] = {}  # lazy rankings, to go on with
         self._last: _Prepared | None = None
+        self._scored: list[Scored] = []
         self.records: dict[tuple[int, int], Record] = {}
 
     def _gather(self, drop_weak: bool) -> _Gathered:
@@ -269,9 +279,7 @@ class Scoring:
             corpus = index.corpus()
             if anchors and not path_only:
                 postings = index.postings(anchors, weights)
-                negations = corpus.tokens.negative > 0
-                for term, rows in postings.items():
-                    doc_freq[term] += route.doc_freq(rows, negations)
+                doc_freq.update(index.doc_freqs(anchors, weights))
                 route.gather(postings, weights, ev, lens, aside if drop_weak else None, alike)
             if here:
                 set_aside: dict[int, tuple[str, Postings]] | None = None
@@ -303,9 +311,10 @@ class Scoring:
 
         With `need`, only candidates that can still reach the top `need` related memories get
         their record decoded and their multipliers applied (the rest stay unranked at the end,
-        counted as related but never shown): BM25, the gate, the topic check and lifecycle,
-        role and duplicate exclusions need no record, and no multiplier lifts a score by more
-        than `_max_boost`.
+        counted as related but never shown; members of a shared-evidence pool left unranked
+        are not listed at all, `untaken_related` counts them): BM25, the gate, the topic check
+        and lifecycle, role and duplicate exclusions need no record, and no multiplier lifts a
+        score by more than `_max_boost`.
         """
         # Without an explanation to print, memories the gate is sure to exclude are only counted
         # as never related; they are kept aside for a path trigger or the path bonus.
@@ -333,7 +342,37 @@ class Scoring:
         ranked_ids = {id(s) for s in ranked}
         # Unranked candidates are only counted (never shown), so their order does not matter.
         rest = [s for s in ranking.scored if id(s) not in ranked_ids]
-        return ranked + rest + _unranked(ranking.pools, ranked + rest)
+        self._scored = ranked + rest
+        return self._scored
+
+    def untaken_related(self) -> int:
+        """How many related memories the last `score` left inside its pools, unranked (counted
+        in the pack's related total, never shown): a pool excluded as a whole counts none,
+        and of the members in one near-duplicate group only the first counts, none when the
+        group already has a related memory listed. Counted when the ranking is final, rather
+        than built as candidates each time."""
+        if self._last is None:
+            return 0
+        kept: defaultdict[int, set[str]] = defaultdict(set)
+        for s in self._scored:
+            if s.excluded is None and s.group is not None:
+                kept[s.scope_rank].add(s.group)
+        rests: defaultdict[int, list[int]] = defaultdict(list)
+        groups: dict[int, Mapping[int, str]] = {}
+        for pool in self._last.ranking.pools:
+            if pool.live:
+                rests[pool.scope_rank] += pool.keys[pool.taken:]
+                groups[pool.scope_rank] = pool.groups
+        count = 0
+        for scope_rank, keys in rests.items():
+            grouped = list(filter(None, map(groups[scope_rank].get, keys)))  # never ""
+            count += len(keys) - len(grouped) + len(set(grouped) - kept[scope_rank])
+        return count
+
+    def has_untaken(self) -> bool:
+        """Whether the last `score` left any pool member unranked that its pool does not
+        exclude (a cheap upper bound of `untaken_related`: they may all be duplicates)."""
+        return self._last is not None and any(pool.live for pool in self._last.ranking.pools)
 
     def left_unranked(self, wanted: set[tuple[int, int]]) -> set[tuple[int, int]]:
         """Those of `wanted` (scope rank, key) that the last `score` left related and unranked
@@ -457,8 +496,11 @@ class _Pool:
     def __init__(self, scope_rank: int, evidence: route.Evidence, keys: list[int],
                  lengths: Mapping[int, float], groups: Mapping[int, str],
                  idfs: Mapping[str, float], stats: CorpusStats) -> None:
-        keys = sorted(keys)  # its own list: members named early are taken out of it
-        keys.sort(key=lengths.__getitem__)  # shortest first; equal lengths by key
+        if len(keys) > 1:
+            keys = sorted(keys)  # its own list: members named early are taken out of it
+            keys.sort(key=lengths.__getitem__)  # shortest first; equal lengths by key
+        else:
+            keys = list(keys)
         self.scope_rank = scope_rank
         self.evidence = evidence
         self.keys = keys
@@ -471,7 +513,7 @@ class _Pool:
         self.next_bm25 = self._bm25(keys[0])
 
     def _bm25(self, key: int) -> float:
-        return bm25_scores({key: self.evidence.tf}, self.lengths, self.idfs, self.stats)[key]
+        return bm25_one(self.evidence.tf, self.lengths[key], self.idfs, self.stats)
 
     @property
     def top_bm25(self) -> float:
@@ -512,43 +554,6 @@ class _Pool:
         return item
 
 
-class _Members(Scored):
-    """What stands for the related members of a pool that no one ranked (see `unranked`)."""
-
-    __slots__ = ("keys",)
-
-    def __init__(self, model: Scored, keys: list[int]) -> None:
-        super().__init__(model.scope_rank, keys[0], model.evidence)
-        self.keys = keys
-
-
-def _unranked(pools: Sequence[_Pool], others: list[Scored]) -> list[Scored]:
-    """The members no one ranked, each stood for by its pool's model (only counted): related,
-    or excluded as its pool is, or a duplicate when its near-duplicate group already has a
-    related member among `others` or in a pool before (as `_mark_unranked_duplicates` does)."""
-    kept: defaultdict[int, set[str]] = defaultdict(set)
-    for s in others:
-        if s.excluded is None and s.group is not None:
-            kept[s.scope_rank].add(s.group)
-    out: list[Scored] = []
-    for pool in pools:
-        rest = pool.keys[pool.taken:]
-        if pool.model.excluded is not None:
-            out += [pool.model] * len(rest)
-            continue
-        grouped = list(filter(None, map(pool.groups.get, rest)))  # group names are never empty
-        fresh = set(grouped) - kept[pool.scope_rank]
-        kept[pool.scope_rank] |= fresh
-        duplicates = len(grouped) - len(fresh)
-        if len(rest) > duplicates:
-            out += [_Members(pool.model, rest)] * (len(rest) - duplicates)
-        if duplicates:
-            twin = Scored(pool.scope_rank, rest[0], pool.evidence)
-            twin.excluded, twin.detail = "duplicate", "near-duplicate of a ranked member"
-            out += [twin] * duplicates
-    return out
-
-
 def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, ...],
                     idfs: dict[str, float], stats: CorpusStats) -> float:
     """The best BM25 among memories set aside with one weak hit (the path bonus counts every
@@ -558,7 +563,7 @@ def _best_weak_bm25(aside: route.WeakHits, floor: float, weights: tuple[float, .
     lens: dict[int, float] = {}
     for term, rows in aside.items():
         if bound[term] > floor:
-            for key, counts, length in zip(*rows, strict=True):
+            for key, counts, length in zip(rows.keys, rows.counts, rows.lengths, strict=True):
                 tfs[key] = {term: route.weighted_tf(counts, weights)}
                 lens[key] = length
     scores = bm25_scores(tfs, lens, idfs, stats)

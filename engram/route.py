@@ -6,7 +6,6 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
@@ -89,18 +88,6 @@ class Evidence:
 WeakHits = dict[str, Postings]  # anchor -> postings of memories with that one weak hit
 
 
-def doc_freq(postings: Postings, negations: bool) -> int:
-    """How many memories hold the term in text that scores. A term met only inside an
-    exclusion clause does not count: IDF is over the documents BM25 scores, as rank_bm25 has it
-    on the same weighted documents. Without any clause in the index, every posting counts."""
-    if not negations:
-        return len(postings.keys)
-    # Postings share FieldCounts objects for equal counts: test each once.
-    counts = postings.counts
-    objects = dict(zip(map(id, counts), counts, strict=True))
-    return sum(n for code, n in Counter(map(id, counts)).items() if any(objects[code].scoring))
-
-
 def _strong(counts: FieldCounts) -> bool:
     return bool(counts.id or counts.tags)  # STRONG_FIELDS
 
@@ -132,9 +119,8 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
     # Postings share FieldCounts objects for equal counts (ScopeIndex.postings): a pattern is
     # the identity of each anchor's counts, 0 where the memory lacks the anchor.
     found = [dict(zip(c.keys, map(id, c.counts), strict=True)) for c in columns]
-    counts_of: dict[int, FieldCounts] = {}
-    for column in columns:
-        counts_of.update(zip(map(id, column.counts), column.counts, strict=True))
+    counts_of = {id(counts): counts for column in columns
+                 for counts in (column.kinds or column.counts)}
     keys = list(dict.fromkeys(chain.from_iterable(c[0] for c in columns)))
     by_pattern: dict[tuple[int, ...], list[int]] = {}
     for key, pattern in zip(keys, zip(*[map(f.get, keys, repeat(0)) for f in found], strict=True),
@@ -144,10 +130,11 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             by_pattern[pattern] = [key]
         else:
             members.append(key)
-    for key_col, _, length_col in columns:
-        lengths.update(zip(key_col, length_col, strict=True))
+    for column in columns:
+        lengths.update(zip(column.keys, column.lengths, strict=True))
     decoded: dict[int, _Hit] = {}
     aside: dict[str, list[int]] = {}
+    fresh = not into  # no memory has evidence yet: no pattern's members need merging
     for pattern, members in by_pattern.items():
         hits = [(terms[n], code) for n, code in enumerate(pattern) if code]
         for _, code in hits:
@@ -161,7 +148,7 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             aside.setdefault(hits[0][0], []).extend(members)
             continue
         ev = _fold(Evidence(), hits, decoded)
-        if not into.keys() & members:
+        if fresh or not into.keys() & members:
             into.update(dict.fromkeys(members, ev))
             if shared is not None:
                 shared.append(members)
@@ -207,7 +194,8 @@ def weak_index(weak: WeakHits) -> dict[int, tuple[str, Postings]]:
     """Memory key -> (anchor, its one posting) of the memories set aside, for the path triggers
     that match one after all."""
     return {key: (term, Postings((key,), (counts,), (length,)))
-            for term, rows in weak.items() for key, counts, length in zip(*rows, strict=True)}
+            for term, rows in weak.items()
+            for key, counts, length in zip(rows.keys, rows.counts, rows.lengths, strict=True)}
 
 
 def weighted_tf(counts: FieldCounts, weights: tuple[float, ...]) -> float:

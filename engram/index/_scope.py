@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, KeysView, Sequence
 from contextlib import nullcontext, suppress
 from pathlib import Path
@@ -485,36 +486,50 @@ class ScopeIndex:
         """term -> the active memories holding it, by key, each with its document length under
         these field weights (one per FIELDS name, in that order). Equal field counts of one
         term are one FieldCounts object (route.gather groups memories by it)."""
+        return {term: self._term(term, weights)[0] for term in terms}
+
+    def doc_freqs(self, terms: Iterable[str], weights: Sequence[float] = DEFAULT_WEIGHTS
+                  ) -> dict[str, int]:
+        """term -> how many active memories hold it in text that scores: a term met only
+        inside an exclusion clause does not count (IDF is over the documents BM25 scores, as
+        rank_bm25 has it on the same weighted documents). Counted by count pattern as the
+        postings are read (pass the weights they were read with, to read them once)."""
+        return {term: self._term(term, weights)[1] for term in terms}
+
+    def _term(self, term: str, weights: Sequence[float]) -> tuple[Postings, int]:
         memo = self.cached()
-        out: dict[str, Postings] = {}
-        for term in terms:
-            rows = memo.get(("postings", term, tuple(weights)))
-            if rows is None:
-                inactive = memo.get("inactive")
-                if inactive is None:
-                    inactive = memo["inactive"] = {k for (k,) in self.conn.execute(
-                        "SELECT mem FROM memories WHERE active=0")}
-                rows = self._postings(term, weights, inactive)
-                memo[("postings", term, tuple(weights))] = rows
-            out[term] = rows
-        return out
+        found: tuple[Postings, int] | None = memo.get(("postings", term, tuple(weights)))
+        if found is None:
+            inactive = memo.get("inactive")
+            if inactive is None:
+                inactive = memo["inactive"] = {k for (k,) in self.conn.execute(
+                    "SELECT mem FROM memories WHERE active=0")}
+            found = memo[("postings", term, tuple(weights))] = self._postings(
+                term, weights, inactive)
+        return found
 
     def _postings(self, term: str, weights: Sequence[float], inactive: set[int]
-                  ) -> Postings:
+                  ) -> tuple[Postings, int]:
         keys, packed, lens, stored = blocks.decode_columns(self.conn.execute(
             "SELECT crc, entries FROM postings WHERE term=? ORDER BY lo", (term,)))
+        if inactive and not inactive.isdisjoint(keys):
+            kept = [n for n, key in enumerate(keys) if key not in inactive]
+            keys, packed, lens = (tuple(map(column.__getitem__, kept))
+                                  for column in (keys, packed, lens))
+            stored = tuple(map(stored.__getitem__, kept))
         # A common term has tens of thousands of postings and a handful of count patterns and
-        # lengths: each pattern is decoded once, and the columns are mapped in C.
-        counts = {p: unpack_counts(p) for p in set(packed)}
+        # lengths: each pattern is decoded (and judged for the document frequency) once, and
+        # the columns are mapped in C.
+        tally = Counter(packed)
+        counts = {p: unpack_counts(p) for p in tally}
         if tuple(weights) == DEFAULT_WEIGHTS:
             lengths = stored
         else:
             weighted = {n: weighted_length(n, weights) for n in set(lens)}
             lengths = tuple(map(weighted.__getitem__, lens))
-        found = Postings(keys, tuple(map(counts.__getitem__, packed)), lengths)
-        if inactive and not inactive.isdisjoint(keys):
-            return found.only(set(keys) - inactive)
-        return found
+        scoring = sum(n for p, n in tally.items() if any(counts[p].scoring))
+        return (Postings(keys, tuple(map(counts.__getitem__, packed)), lengths,
+                         tuple(counts.values())), scoring)
 
     def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
         """The near-duplicate group of each of these memories that is in one, read from the

@@ -44,13 +44,16 @@ class Postings(NamedTuple):
     keys: tuple[int, ...]  # the memories' keys in their scope's index
     counts: tuple[FieldCounts, ...]  # occurrences of the term per field (shared by equal counts)
     lengths: tuple[float, ...]  # document lengths, their fields weighted as the read asked
+    # The distinct objects of `counts` (a few hundred where `counts` has thousands), or more:
+    # what a reader that groups memories by count pattern decodes.
+    kinds: tuple[FieldCounts, ...] = ()
 
     def only(self, wanted: Collection[int]) -> Postings:
         """The entries of these keys."""
         kept = list(compress(range(len(self.keys)), map(wanted.__contains__, self.keys)))
         return Postings(tuple(map(self.keys.__getitem__, kept)),
                         tuple(map(self.counts.__getitem__, kept)),
-                        tuple(map(self.lengths.__getitem__, kept)))
+                        tuple(map(self.lengths.__getitem__, kept)), self.kinds)
 
 
 class Corpus(NamedTuple):

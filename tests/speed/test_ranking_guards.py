@@ -209,10 +209,11 @@ def test_pool_bound_is_never_below_a_members_real_score(workspace: Path) -> None
         scopes.close()
 
 
-def _outcome(scored: list[rank.Scored]) -> tuple[object, ...]:
+def _outcome(scoring: rank.Scoring, scored: list[rank.Scored]) -> tuple[object, ...]:
     ranked = [(s.scope_rank, s.key, s.excluded, s.detail, round(s.score, 9), s.loose)
               for s in scored if s.ranked]
-    return tuple(ranked), sum(1 for s in scored if s.excluded is None)
+    related = sum(1 for s in scored if s.excluded is None) + scoring.untaken_related()
+    return tuple(ranked), related
 
 
 @pytest.mark.parametrize("query", ["add retries to the fastapi endpoint",
@@ -232,9 +233,10 @@ def test_widened_ranking_goes_on_exactly_as_ranking_wide_at_once(
         widened = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
         narrow = widened.score(2)
         wide = widened.score(150)
-        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(150)
+        at_once = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
+        fresh = at_once.score(150)
         assert sum(s.ranked for s in narrow) < sum(s.ranked for s in wide)
-        assert _outcome(wide) == _outcome(fresh)
+        assert _outcome(widened, wide) == _outcome(at_once, fresh)
     finally:
         scopes.close()
 
@@ -266,7 +268,8 @@ def test_widening_undoes_the_duplicates_a_narrow_ranking_marked(
         narrow = widened.score(2)
         assert any(s.excluded == "duplicate" and not s.ranked for s in narrow)
         wide = widened.score(10)
-        fresh = rank.Scoring(ctx, scopes, anchors, [], False, True, False).score(10)
-        assert _outcome(wide) == _outcome(fresh)
+        at_once = rank.Scoring(ctx, scopes, anchors, [], False, True, False)
+        fresh = at_once.score(10)
+        assert _outcome(widened, wide) == _outcome(at_once, fresh)
     finally:
         scopes.close()
