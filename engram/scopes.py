@@ -141,6 +141,7 @@ class Scopes:
             for index in opened:
                 index.refresh(force=force)
         self._visible: dict[str, tuple[Memory, int] | None] = {}
+        self._labels: dict[int, str] = {}
 
     def settle(self) -> bool:
         """Whether what was read while the freshness check ran stands: True when the files are
@@ -188,7 +189,11 @@ class Scopes:
         None with a single workspace layer, where `ws` says it all."""
         if not self.ctx.outer_dirs or self.indexes[scope_rank].scope != WORKSPACE:
             return None
-        return os.path.relpath(self.indexes[scope_rank].root, self.ctx.cwd)
+        label = self._labels.get(scope_rank)
+        if label is None:  # asked once per candidate: relpath is not free
+            label = self._labels[scope_rank] = os.path.relpath(self.indexes[scope_rank].root,
+                                                               self.ctx.cwd)
+        return label
 
     def find(self, memory_id: str) -> tuple[Record, int] | None:
         """The winning record for an id (workspace shadows global), with its scope rank."""

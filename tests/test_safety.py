@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from engram import safety
 from engram.model import Finding
 from engram.safety import KINDS, ScanResult, scan
+from engram.safety.families import family_hits
 
 CORPUS = Path(__file__).parent / "fixtures" / "safety"
 EXPECTED: dict[str, list[str]] = json.loads((CORPUS / "expected.json").read_text("utf-8"))
@@ -300,6 +301,8 @@ def scan_line_by_line(lines: list[tuple[int, str]], monkeypatch: pytest.MonkeyPa
         patch.setattr(safety, "_possible_checks",
                       lambda texts, folded, low, words: safety._Possible(
                           *[True] * len(safety._Possible._fields)))
+        patch.setattr(safety, "_family_hits",
+                      lambda prose, folded, words: family_hits(prose, folded, None))
         return scan(lines)
 
 

@@ -15,6 +15,8 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.families import exfil_line, family_line
+from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
@@ -539,9 +541,29 @@ _DOC_HOST_RE = _Rule(
 )
 
 
-def _real_value(value: str) -> bool:
+# Words a letters-only value under a password key names when it describes where the password
+# comes from or what it is (`password: fromenvironment`, `passphrase: interactiveprompt`).
+_NOT_PASSPHRASE_RE = _Rule(
+    r"env|vault|prompt|stdin|requir|option|none|null|hidden|mask|encrypt|redact|sensitive|keychain"
+    r"|keyring|string|omit|ask|manager|generat|random|provid|config|setting|variable|param|value"
+    r"|field|input|interactive|plain|clear|hash|crypt|argon|protect|authenticat|default|empty"
+    r"|disabled|enabled|true|false|undefined|literal|text",
+    re.IGNORECASE,
+)
+
+
+def _passphrase(value: str) -> bool:
+    """Letters only, under a key that says password: words run together (`orchidsailboatquarry`)
+    or random letters are a real password; a stand-in or a description is not. Twelve letters
+    or more, so short words (`hidden`, `prompt`) never count."""
+    return (len(value) >= 12 and value.isascii() and value.isalpha() and len(set(value)) >= 7
+            and not _PLACEHOLDER_RE.rx.search(value) and not _NOT_PASSPHRASE_RE.rx.search(value))
+
+
+def _real_value(value: str, password: bool = False) -> bool:
     # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
-    # generated secrets and real passwords carry a digit or a symbol.
+    # generated secrets and real passwords carry a digit or a symbol. Under a password key a
+    # long letters-only value is a passphrase (`_passphrase`).
     if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.rx.search(value):
         return False
     if any(c.isspace() for c in value):
@@ -550,15 +572,24 @@ def _real_value(value: str) -> bool:
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
     if _PATH_OR_CODE_RE.rx.fullmatch(value):
         return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
-    return not _WORDS_ONLY_RE.rx.fullmatch(value) or random_letters(value)
+    return (not _WORDS_ONLY_RE.rx.fullmatch(value) or random_letters(value)
+            or password and _passphrase(value))
+
+
+def _real_password(value: str) -> bool:
+    return _real_value(value, password=True)
+
+
+_PASSWORD_KEY_RE = _Rule(r"pass|pwd|contrase", re.IGNORECASE)
 
 
 def _assignment_is_secret(key: str, value: str) -> bool:
     if _NOT_SECRET_KEY_RE.rx.search(key) or "-----BEGIN" in value:
         return False  # a PEM value is judged by the key-block rule, which looks for key material
+    password = bool(_PASSWORD_KEY_RE.rx.search(key))
     quoted = _QUOTED_RE.rx.match(value)
     if quoted:
-        return _real_value(quoted.group(2))
+        return _real_value(quoted.group(2), password)
     # Unquoted: a call, subscript, identifier, ENV_NAME, path or YAML tag is a reference to a
     # secret (getpass(), os.environ[...], settings.TOKEN, str), not the secret itself.
     if _CALL_RE.rx.match(value):
@@ -566,9 +597,10 @@ def _assignment_is_secret(key: str, value: str) -> bool:
     bare = _BARE_RE.rx.match(value)
     # `process.env.KEY!` (TypeScript's non-null assertion), `String!` (a GraphQL type).
     word = bare.group().rstrip("!?;,") if bare else ""
-    if not word or _NAME_RE.rx.fullmatch(word) and not random_letters(word):
+    if not word or _NAME_RE.rx.fullmatch(word) and not random_letters(word) and not (
+            password and _passphrase(word)):
         return False
-    return _real_value(word)
+    return _real_value(word, password)
 
 
 # --- unicode ------------------------------------------------------------------------------------
@@ -864,7 +896,7 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
     if not _GATES["secret"].search(low):
         return token
     hits: list[tuple[int, str]] = [token] if token else []
-    basic = basic_auth(text, _real_value)
+    basic = basic_auth(text, _real_value, _real_password)
     if basic:
         hits.append(basic)
     key = _PRIVATE_KEY_RE.rx.search(text)
@@ -886,7 +918,7 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
             break
     for m in _URL_CREDS_RE.rx.finditer(text):
         pw, host = m.group("pw"), m.group("host")
-        if pw != m.group("user") and not _DOC_HOST_RE.rx.match(host) and _real_value(pw):
+        if pw != m.group("user") and not _DOC_HOST_RE.rx.match(host) and _real_password(pw):
             hits.append((m.start(), "password in a URL"))
             break
     return min(hits) if hits else None
@@ -1153,7 +1185,8 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     quoted = fenced or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
-        quoted = bool(_injection(prose)) and not _injection(unquoted)
+        quoted = (bool(_injection(prose) or family_line(prose))
+                  and not (_injection(unquoted) or family_line(unquoted)))
     if not quoted:
         return False
     return _defended(index, low)
@@ -1215,6 +1248,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     checks = _possible_checks([text for _, text in items], folded, low, possible.words)
     skeletons = [skeleton(text) for text in folded] if checks.skeleton else [""] * len(items)
     can_inject, anchored, _, exfil_lines, leak_lines = possible
+    families = _family_hits(prose, folded, possible.words)
 
     def injection_in(text: str) -> list[tuple[int, int, str]]:
         return _injection(text, anchored)
@@ -1235,6 +1269,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         grab = permission_grab(folded[index], low[index])
         if grab:
             injection.append(grab)
+        family = families.get(index, ())
+        injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1247,6 +1283,11 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        for kind, col, detail in family:
+            if kind == "role-play":
+                add(number, kind, (col, detail))
+            elif kind == "exfiltration" and not _quoted_example(index, low, exfil_line):
+                add(number, kind, (col, detail))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])

@@ -367,7 +367,10 @@ def _search(index: int, text: str, words: frozenset[str] | None = None
         while at >= 0:
             if not at or not (text[at - 1].isalnum() or text[at - 1] == "_"):
                 m = rx.match(text, at)
-                if m and (lead is None or lead.search(text, max(0, at - 16), at)) and (
+                # As a gate (`words` given) the text is a memory's lines joined by spaces, where
+                # a line's start reads as a space: the clause opening is checked per line only.
+                if m and (lead is None or words is not None
+                          or lead.search(text, max(0, at - 16), at)) and (
                         best is None or at < best.start()):
                     best = m
                     break

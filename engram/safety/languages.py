@@ -1,4 +1,4 @@
-"""Instruction overrides in other languages: "ignore all previous instructions" in 39 of them.
+"""Instruction overrides in other languages: "ignore all previous instructions" in 72 of them.
 
 A line is flagged when, within a short window of one clause, it has a verb of dismissal (ignore,
 forget, disregard, stop obeying), a word for instructions or rules, and a word for
@@ -7,7 +7,8 @@ Requiring all three keeps ordinary prose quiet: "the compiler ignores these dire
 "previous", "follow the instructions above" has no dismissal; and keeping them in one clause keeps
 "Ignore the vendor files. The earlier instructions still apply." quiet too. Stems are matched as
 substrings so inflected forms count; lists cover fr es de it pt nl ru uk pl tr zh zh-tw ja ko ar he
-hi vi id fa, sv nb da fi cs sk el ro hu bg sr hr th bn ur sw tl ms ta ca.
+hi vi id fa, sv nb da fi cs sk el ro hu bg sr hr th bn ur sw tl ms ta ca, lv lt et sl is cy eu
+gl af ka hy az kk mr te am, and pa gu jv kn ml si so ha yo ku mn my km lo ps tg ky.
 """
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ _VERBS = (
     "մոռաց", "məhəl qoyma", "nəzərə alma", "unut", "елеме", "ұмыт", "दुर्लक्ष", "विसर",
     "పట్టించుకోక", "విస్మరించ", "మర్చిపో", "ችላ", "እርሳ", "bhool ja", "bhul ja", "nazarandaz",
     "ignore karo", "ignore kar do",
+    # it (stop obeying), pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
+    "non seguire", "non rispettare", "non obbedire", "smetti di seguire",
+    "ਨਜ਼ਰਅੰਦਾਜ਼", "ਨਜਰਅੰਦਾਜ", "ਅਣਡਿੱਠ", "ਭੁੱਲ ਜਾ", "અવગણ", "ભૂલી જા", "lali ", "aja digatekake",
+    "ora usah digatekake", "ora usah diturut", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತುಬಿಡ", "അവഗണി", "മറക്കുക",
+    "නොසලකා", "අමතක කරන්න", "iska indho tir", "iska dhaaf", "yi watsi", "manta da", "foju fo",
+    "gbagbe", "guh nede", "ji bîr bike", "үл тоо", "လျစ်လျူရှု", "မေ့", "មិនអើពើ", "ភ្លេច",
+    "ບໍ່ສົນໃຈ", "ລືມ", "پامه", "هېر", "нодида гир", "фаромӯш", "көңүл бурба", "унут",
 )
 _NOUNS = (
     "instruction", "consigne", "directive", "instruccion", "indicaciones", "órdenes",
@@ -78,6 +86,11 @@ _NOUNS = (
     # "what you were told": overrides that name no instructions
     "t'a dit", "te dijeron", "te han dicho", "ti hanno detto", "ti è stato detto", "te disseram",
     "foi dito", "gesagt",
+    # nl "told", pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
+    "verteld", "ਹਦਾਇਤ", "ਨਿਰਦੇਸ਼", "સૂચના", "નિર્દેશ", "printah", "pituduh", "dhawuh", "ಸೂಚನೆ",
+    "നിർദ്ദേശ", "උපදෙස්", "tilmaam", "awaamiir", "umarni", "ilana", "itọnisọna",
+    "rêwerz", "talîmat", "заавар", "ညွှန်ကြား", "ការណែនាំ", "ຄຳແນະນຳ", "لارښوون", "دستور",
+    "нускама",
 )
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
@@ -103,6 +116,11 @@ _EARLIER = (
     "vsa ", "vse ", "fyrri", "öll ", "blaenorol", "bob ", "pob ", "aurreko", "guztiak",
     "əvvəlki", "алдыңғы", "барлық", "წინა", "ყველა", "նախորդ", "բոլոր", "आधीच्या", "मागील",
     "सर्व", "మునుపటి", "అన్ని", "ቀደም", "ሁሉንም", "pichle", "saare", "sabhi", "pehle", "avant",
+    # nl, pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
+    "eerder", "ਪਿਛਲੀ", "ਪਿਛਲੇ", "ਸਾਰੀਆਂ", "ਸਾਰੇ", "અગાઉ", "પાછલી", "બધી", "બધા", "sadurunge",
+    "kabeh", "ಹಿಂದಿನ", "ಎಲ್ಲಾ", "മുമ്പത്തെ", "എല്ലാ", "පෙර", "සියලු", "hore", "dhammaan", "baya",
+    "duk ", "tẹlẹ", "gbogbo", "berê", "hemû", "өмнөх", "бүх", "ယခင်", "အားလုံး", "មុន", "ទាំងអស់",
+    "ກ່ອນໜ້າ", "ທັງໝົດ", "پخوان", "ټول", "пешин", "ҳама", "мурунку", "бардык",
 )
 _VERB_RE = re.compile("|".join(re.escape(w) for w in _VERBS))
 _NOUN_RE = re.compile("|".join(re.escape(w) for w in _NOUNS))
@@ -143,7 +161,9 @@ def _ascii_noun(low: str) -> bool:
             or "maagizo" in low or "maelekezo" in low or "tagubilin" in low or "arahan" in low
             or "gesagt" in low or "t'a dit" in low or "dijeron" in low or "dicho" in low
             or "detto" in low or "disseram" in low or "juhis" in low or "navodil" in low
-            or "agindu" in low or "argibide" in low or "cyfarwydd" in low)
+            or "agindu" in low or "argibide" in low or "cyfarwydd" in low or "verteld" in low
+            or "printah" in low or "pituduh" in low or "dhawuh" in low or "tilmaam" in low
+            or "awaamiir" in low or "umarni" in low or "ilana" in low)
 
 
 # The same nouns as word prefixes, by their first four letters: a memory's set of words is
@@ -154,7 +174,8 @@ _ASCII_STEMS = (
     "reglas", "normas", "regole", "regras", "regeln", "anvisning", "ohje", "kasky", "pokyn",
     "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
     "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",
-    "cyfarwydd",
+    "cyfarwydd", "verteld", "printah", "pituduh", "dhawuh", "tilmaam", "awaamiir", "umarni",
+    "ilana",
 )
 _STEMS_BY_HEAD: dict[str, tuple[str, ...]] = {}
 for _stem in _ASCII_STEMS:

@@ -160,6 +160,12 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Amazon Bedrock key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}"),
     ("Azure instrumentation key",
      r"InstrumentationKey=[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"),
+    # trufflehog's detectors, outside gitleaks' and detect-secrets' rule sets: an STS session
+    # token starts with the base64 of its own binary header, whatever the account.
+    ("AWS session token", r"(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdz)[A-Za-z0-9+/]{100,}={0,2}"),
+    ("Sanity token", r"sk[A-Za-z0-9]{78,200}"),
+    ("Scaleway access key", r"SCW[A-Z0-9]{17}"),
+    ("ngrok auth token", r"[1-9][A-Za-z0-9]{25,27}_[A-Za-z0-9]{20,22}"),
 )
 _TOKEN_RE = re.compile(
     "(?<![A-Za-z0-9_])(?:"
@@ -175,6 +181,7 @@ _PREFIXED_RE = re.compile(
     r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)(?P<prefix>[a-z][a-z0-9]{1,9})[_-]"
     r"(?:[a-z0-9]{1,8}[_-])?(?P<body>[A-Za-z0-9_-]{28,200})(?![A-Za-z0-9_+/=-])"
 )
+_BRAINTREE_RE = re.compile(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
 _RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
 _FAKE_RE = re.compile(
@@ -220,6 +227,11 @@ def provider_token(text: str) -> tuple[int, str] | None:
             continue
         column = text.find(word, start)
         start = column + len(word)
+        if "$" in word:
+            # `$` splits a run, and Braintree's token is three `$`-joined parts.
+            braintree = _BRAINTREE_RE.search(word)
+            if braintree:
+                return column + braintree.start(), "Braintree access token"
         for run in _RUN_RE.finditer(word):
             for m in _TOKEN_RE.finditer(run.group()):
                 name = _DETAIL[m.lastgroup or ""]
@@ -513,9 +525,12 @@ _BASIC_RE = re.compile(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=
 _CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
 
 
-def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | None:
+def basic_auth(text: str, check: Callable[[str], bool],
+               is_password: Callable[[str], bool] | None = None) -> tuple[int, str] | None:
     """Credentials by their context: `Authorization: Basic <base64 user:password>`,
-    `curl -u user:password`, API-key headers and XML config values."""
+    `curl -u user:password`, API-key headers and XML config values. `is_password` judges the
+    values that syntax says are passwords (netrc, `mysql -p`), `check` the rest."""
+    is_password = is_password or check
     if "asic " in text:
         for m in _BASIC_RE.finditer(text):
             try:
@@ -547,10 +562,10 @@ def basic_auth(text: str, check: Callable[[str], bool]) -> tuple[int, str] | Non
                 return m.start(), "password in a config value"
     if "password " in low:
         netrc = _NETRC_RE.match(low)
-        if netrc and check(text[netrc.start(1) : netrc.end(1)]):
+        if netrc and is_password(text[netrc.start(1) : netrc.end(1)]):
             return netrc.start(1), "password in a netrc entry"
     if "-p" in text:
         mysql = _MYSQL_P_RE.search(text)
-        if mysql and check(mysql.group(1)):
+        if mysql and is_password(mysql.group(1)):
             return mysql.start(1), "password on a command line"
     return None

@@ -1,0 +1,428 @@
+"""Injection families read as word classes scored together, not as phrases.
+
+The phrase rules (`engram.safety`, `anchored`) each know one wording; every new set of attacks
+brought new wordings past them. Here each family is the co-occurrence, inside one clause, of a
+few classes of words that the family cannot do without, whatever else is said:
+
+- override: a verb of dismissal (ignore, scrap, stop following, no longer obey ...) whose object,
+  within a few words, is the model's orders (instructions, directions, requests, guardrails ...)
+  marked as the earlier or the model's own (previous, above, your, you were given ...);
+- void: the model's earlier orders declared lifted, deleted, void or withdrawn;
+- hijack: the model's "real" or "new" task, next to a dismissal or a secret;
+- disclosure: an imperative to print, reveal or send back secrets, every one of them, or a
+  secret file;
+- extraction: a verb of showing aimed at the model's own instructions, the rules "you were
+  given", or the opening of the conversation;
+- concealment: keeping the instructions, or what the model did, from the user;
+- exfiltration: sending a dump of secrets, the conversation or a secret file to an address;
+- persona: an assistant that never refuses, an unfiltered model, a role that recites keys;
+- banner: a line that is only a delimited SYSTEM / DEVELOPER / ADMIN header (role-play).
+
+A memory is searched for a family only if its set of words holds a word of each class, and only
+on the lines that hold one of each (substring tests over the joined lines, C speed): most rule
+files hold no family's classes together, and the few that do hold them on a line or two.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# A clause: no sentence end (a dot inside ".env" or "e.g" is not one).
+_C = r"(?:[^.;!?\n]|[.!?](?=[\w/]))"
+
+# --- override -----------------------------------------------------------------------------------
+_STRONG_VERBS = (
+    r"ignore|disregard|forget|discard|abandon|override|bypass|circumvent"
+    r"|pay\s+no\s+(?:attention|heed|mind)\s+to|(?:stop|quit)\s+(?:following|obeying|applying)"
+    r"|no\s+longer\s+(?:need\s+to\s+|have\s+to\s+|must\s+)?(?:follow|obey|apply|comply\s+with"
+    r"|abide\s+by|heed|respect)"
+    r"|(?:do\s+not|don'?t|never)\s+(?:follow|obey|comply\s+with|abide\s+by|heed|respect)"
+)
+_SOFT_VERBS = (
+    r"skip|neglect|overlook|omit|scrap|scratch|ditch|dismiss|erase|wipe|cancel|revoke|rescind"
+    r"|suspend|nullify|void|throw\s+(?:out|away)|set\s+aside|put\s+aside|drop"
+)
+_ORDER_NOUNS = (
+    r"instructions?|directions|directives?|prompts?|requests|rules|guidelines|constraints"
+    r"|restrictions|orders|commands|guidance|policies|programming|safeguards|guardrails"
+    r"|limitations|briefing|system\s+prompts?|system\s+messages?"
+)
+_OVERRIDE_RE = re.compile(
+    rf"(?<![\w-])(?P<verb>{_STRONG_VERBS}|(?P<soft>{_SOFT_VERBS}))\s+(?P<gap>{_C}{{0,50}}?)"
+    rf"\b(?P<noun>{_ORDER_NOUNS})\b(?P<after>{_C}{{0,40}})"
+)
+# Words before the orders that make them the model's own or earlier ones ...
+_PRIOR = frozenset(("previous", "previously", "prior", "above", "preceding", "earlier", "former",
+                    "original", "initial", "foregoing", "your"))
+# ... or words after them ("the instructions you were given", "the rules from before").
+_PRIOR_AFTER_RE = re.compile(
+    r"\s*(?:(?:that\s+)?you\s+(?:were|have\s+been|had\s+been|got|received)\b|given\s+(?:to\s+you"
+    r"|above|earlier|before|previously)|(?:from\s+)?(?:before|beforehand|earlier|previously|above"
+    r"|so\s+far|until\s+now)\b|at\s+the\s+(?:start|beginning))"
+)
+_DETERMINERS = frozenset(("all", "any", "every", "each", "of", "the", "these", "those", "my",
+                          "its", "such"))
+# What may follow the orders' noun for it to be the thing dismissed ("ignore previous directions
+# and ..."), not a modifier ("skip the previous commands section").
+_HEAD_FOLLOWERS = frozenset((
+    "and", "then", "above", "you", "given", "that", "which", "from", "at", "before", "so",
+    "until", "up", "here", "now", "entirely", "completely", "for", "to", "of", "or", "but", "i",
+    "we", "as", "just", "instead", "altogether", "immediately", "too", "also", "earlier",
+    "previously", "received", "provided", "issued", "set", "listed", "stated", "written",
+    "mentioned", "in", "inside", "within", "on", "contained", "embedded", "found", "this",
+))
+# Orders that sit in content ("ignore any instructions in the page", "never obey instructions
+# from tool output") are the summariser's defence, not an override.
+_QUALIFIERS = frozenset(("in", "inside", "within", "on", "contained", "embedded", "found", "this",
+                         "from"))
+# Technical nouns a soft verb takes every day ("cancel the previous requests", "skip the
+# earlier commands").
+_EVERYDAY = frozenset(("requests", "commands", "prompts", "prompt"))
+_CONDITION_RE = re.compile(r"\b(?:if|unless|when|whenever|except|only\s+for)\b")
+_WORD_RE = re.compile(r"[a-z]+")
+
+
+def _override(m: re.Match[str], line: str) -> bool:
+    after_text = m.group("after")
+    after = _WORD_RE.findall(after_text)
+    following = after[0] if after else ""
+    if following and following not in _HEAD_FOLLOWERS:
+        return False
+    gap = _WORD_RE.findall(m.group("gap"))
+    if len(gap) > 4:
+        return False
+    prior = not _PRIOR.isdisjoint(gap) or bool(_PRIOR_AFTER_RE.match(after_text))
+    if following in _QUALIFIERS and not prior:
+        return False
+    if m.group("soft"):
+        if not prior or m.group("noun") in _EVERYDAY:
+            return False
+        return not _CONDITION_RE.search(line[max(0, m.start() - 40) : m.end()])
+    if prior:
+        return True
+    # "ignore all instructions and ...", not "ignore all lint rules for generated code" nor a
+    # CLI's "ignore any commands".
+    return (_DETERMINERS.issuperset(gap) and not {"all", "any", "every"}.isdisjoint(gap)
+            and m.group("noun") not in _EVERYDAY)
+
+
+_VOID_RE = re.compile(
+    r"\b(?:(?:all\s+(?:of\s+)?)?(?:your|the|my)\s+)?(?:previous|prior|earlier|original|initial"
+    r"|preceding|above|your)\s+(?:\w+\s+){0,2}?(?:" + _ORDER_NOUNS + r"|guidelines|setup)\s+"
+    r"(?:(?:have|has)\s+(?:now\s+|all\s+)?been|are|is|were|was|got)\s+(?:now\s+|hereby\s+"
+    r"|officially\s+|all\s+|temporarily\s+)?(?:lifted|deleted|erased|wiped|cancell?ed|revoked"
+    r"|rescinded|suspended|disabled|void(?:ed)?|nullified|null|invalid|withdrawn|retracted"
+    r"|waived|expired|reset|overridden|no\s+longer\s+(?:valid|in\s+effect|active|binding"
+    r"|relevant))\b"
+    r"|\b(?:all\s+)?(?:prior|previous|earlier)\s+(?:" + _ORDER_NOUNS + r")\s+(?:are|have\s+been"
+    r"|were)\s+(?:now\s+)?(?:lifted|removed|gone|off)\b"
+)
+
+# --- hijack, disclosure, extraction ---------------------------------------------------------------
+_SECRETS = (
+    r"(?:api|secret|access|private|ssh|deploy|signing|license|product|aws)\s+keys?|secrets"
+    r"|passwords|passphrases|credentials|(?:access|auth|api|session|bearer)\s+tokens"
+    r"|env(?:ironment)?\s+(?:vars|variables)|cookies"
+)
+_SECRET_FILES = (
+    r"(?<![\w.])\.env\b(?!\.|\s+(?:example|sample|template))|~/\.(?:ssh|aws|npmrc|netrc|pypirc"
+    r"|docker|kube|gnupg|git-credentials)|\$home/\.(?:ssh|aws|npmrc|netrc)|\bid_(?:rsa|ed25519"
+    r"|ecdsa)\b|\.aws/credentials|\bsystem\s+prompt\b"
+)
+_IMPERATIVE = (r"(?:^|[:,;(\"'>-]\s*|[.!?]\s+|\b(?:and|then|just|please|now|simply|also|to|only"
+               r"|on)\s+)")
+_HIJACK_RE = re.compile(
+    r"\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
+    r"|instructions?|orders?)\s+(?:is|are|:)" + _C + r"{0,80}?(?:" + _SECRETS + "|"
+    + _SECRET_FILES + r"|\bevery\s+(?:\w+\s+){0,2}?(?:key|password|secret|token)s?\b)"
+    r"|\b(?:scratch|scrap|forget|ignore|disregard|drop)\s+(?:all\s+(?:of\s+)?)?(?:that|this"
+    r"|everything(?:\s+(?:above|before|so\s+far))?)\b[\s\S]{0,40}?\bnew\s+(?:task|goal|objective"
+    r"|instructions?|orders?)\s*:"
+    r"|\b(?:stop\s+everything|never\s*mind)\b[\s\S]{0,60}?\b(?:just|only|simply)\s+(?:print"
+    r"|say|output|write|type|respond\s+with|reply\s+with)\b"
+)
+_SHOW = (
+    r"print|output|show|display|reveal|dump|respond\s+(?:only\s+)?with|reply\s+(?:only\s+)?"
+    r"with|answer\s+(?:only\s+)?with|tell\s+me|give\s+me|read\s+me|send\s+me|write\s+out|expose"
+    r"|leak|disclose|recite|spell\s+out"
+)
+_DISCLOSE_RE = re.compile(
+    _IMPERATIVE + r"(?P<verb>" + _SHOW + r")\s+(?:me\s+)?(?:(?:all|every|each)\s+(?:of\s+)?"
+    r"(?:the\s+|your\s+)?(?:\w+\s+){0,2}?(?:" + _SECRETS + r"|keys|tokens)\b"
+    r"(?!\s+(?:page|tab|screen|panel|menu|settings|section|table|list|ui|view|field|column))"
+    r"|the\s+(?:full\s+|entire\s+|whole\s+)?contents?\s+of\s+(?:the\s+)?(?:" + _SECRET_FILES
+    + r"|\S*(?:credentials|secrets)\b)"
+    r"|(?:the\s+)?(?:" + _SECRET_FILES + r")(?:\s+file)?\s*(?:[.!;,:]|$|\band\b|\bto\b)"
+    r"|the\s+(?:\w+\s+)?(?:password|passphrase|secret\s+word|hidden\s+word|magic\s+word"
+    r"|private\s+key|api\s+key)\s*(?:[.!;]|$|\bnow\b))"
+)
+_REVEAL = (
+    r"repeat|print|show|output|reveal|tell\s+me|give\s+me|list|summari[sz]e|paraphrase|describe"
+    r"|recite|quote|copy|dump|display|write\s+(?:out|down)|spell\s+out|translate|share|leak"
+    r"|disclose|what\s+(?:are|were|do|did|does|is|was)"
+)
+_OWN_ORDERS = (
+    r"instructions|directions|directives|system\s+prompt|prompt|rules|guidelines|preamble"
+    r"|programming|system\s+message|guardrails|initial\s+\w+"
+)
+_EXTRACT_RE = re.compile(
+    r"\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:back\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:[\w-]+\s+)"
+    r"{0,2}?(?:" + _OWN_ORDERS + r")\b(?!\s+(?:files?|folder|directory|repo|template|library"
+    r"|engineering|design)\b)"
+    r"|\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?)?(?:instructions|rules"
+    r"|guidelines|directives|prompts?|directions|orders)\s+(?:that\s+)?you\s+(?:were|have\s+been"
+    r"|had\s+been)\s+given\b"
+    r"|\b(?:what\s+(?:was|is|were)\s+(?:written|said|stated|typed)|repeat|quote|recite|reproduce"
+    r"|copy\s+out|output\s+(?:the\s+)?(?:text|words|everything))\b" + _C + r"{0,40}?\b(?:very\s+)?"
+    r"(?:beginning|start|top|opening)\s+of\s+(?:this|the|our|your)\s+(?:conversation|chat"
+    r"|context(?:\s+window)?|session|prompt|transcript)\b"
+    r"|\b(?:tell\s+me|what\s+is|what's|reveal|give\s+me|spell|show\s+me)\s+the\s+(?:secret"
+    r"|hidden|magic)\s+(?:word|password|phrase|code)\b"
+)
+
+# --- concealment --------------------------------------------------------------------------------
+_PEOPLE = r"(?:user|human|developer|operator|owner|maintainer|reviewer|team|anyone|them|him|her)"
+_NOT = r"(?:do\s+not|don'?t|never|must\s+not)\s+"
+# Keeping the instructions themselves, or what was done, from the user ...
+_CONCEAL_RE = re.compile(
+    r"\b" + _NOT + r"(?:tell|inform|notify|mention|reveal|disclose|admit|say|report|let\s+on)\b"
+    + _C + r"{0,30}?\b(?:that\s+you\s+(?:have\s+)?(?:received|got|read|saw|were\s+given"
+    r"|followed)|(?:about\s+)?(?:this|these)\s+(?:instructions?|note|message|directive|request)\b)"
+)
+# ... not letting them find out ...
+_UNAWARE_RE = re.compile(
+    r"\b" + _NOT + r"let\s+(?:the\s+|any\s+)?" + _PEOPLE + r"s?\s+(?:ever\s+)?(?:know|find\s+out"
+    r"|learn|suspect|realis|realiz|discover)"
+    r"|\bthe\s+" + _PEOPLE + r"\s+(?:(?:must|should|need|may|can)\s*(?:not|never|n't)"
+    r"|is\s+not\s+to|shall\s+not|will\s+not|won't)\s+(?:ever\s+)?(?:know|find\s+out|learn"
+    r"|be\s+told|be\s+informed|suspect|discover|realis|realiz)\w*\s+(?:about|that|what\s+you"
+    r"|this|it\b|anything)"
+)
+# ... leaving the step out of the report to them ...
+_UNREPORTED_RE = re.compile(
+    r"\b" + _NOT + r"(?:include|mention|list|report|describe|show|note|record)\s+(?:this|these"
+    r"|that)\s+(?:step|change|action|command|edit|instruction|dependency|addition|call|request"
+    r"|package|modification)s?\s+in\s+(?:your|the)\s+(?:summary|reply|response|answer|output"
+    r"|report|final\s+\w+|explanation|pr\s+description|pull\s+request\s+description|message\s+to)"
+)
+# ... and acting as if nothing happened.
+_INNOCENT_RE = re.compile(
+    _IMPERATIVE + r"(?:(?:act|behave|carry\s+on|continue|respond|reply|proceed)\s+(?:as\s+if"
+    r"|as\s+though|like)\s+nothing\s+(?:happened|changed|was\s+(?:done|changed|added)"
+    r"|is\s+different|unusual)|pretend\s+(?:that\s+)?(?:nothing\s+(?:happened|changed)"
+    r"|you\s+(?:did\s+not|didn'?t|never)))"
+)
+
+# --- exfiltration -------------------------------------------------------------------------------
+_ADDRESS_RE = re.compile(
+    r"https?://(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)[\w.-]+|[\w.+-]+@[\w-]+\.[\w.-]+"
+    r"|\b\d{1,3}(?:\.\d{1,3}){3}\b"
+)
+_SEND_RE = re.compile(
+    r"\b(?:send|post|append|upload|email|e-mail|mail|forward|transmit|submit|leak|exfiltrate|beam"
+    r")\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:full\s+|entire\s+|whole\s+|complete\s+)?"
+    r"(?:contents?\s+of\s+(?:the\s+)?(?:" + _SECRET_FILES + r"|\S*(?:credentials|secrets)\b)"
+    r"|(?:conversation|chat|message)(?:\s+(?:history|log|transcript))?|(?:" + _SECRET_FILES
+    + r")|(?:all|every)\s+(?:(?:of\s+)?(?:the|your)\s+)?(?:\w+\s+){0,2}?(?:" + _SECRETS
+    + r"|keys|tokens))"
+)
+_NEGATION_RE = re.compile(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*)\b")
+
+# --- persona ------------------------------------------------------------------------------------
+_PERSONA_RE = re.compile(
+    r"\b(?:without\s+(?:ever\s+)?refus(?:ing|al)|never\s+refuses|no\s+refusals?)\b"
+    r"|\b(?:unfiltered|uncensored|unrestricted|jailbroken|amoral|unaligned|unethical)\s+(?:\w+\s+)?"
+    r"(?:model|ai|assistant|chatbot|bot|llm|persona|alter\s+ego)\b"
+)
+# A role whose part is to recite secrets (the "grandmother who read me Windows keys").
+_RECITER_RE = re.compile(
+    r"\b(?:act|pretend|play|roleplay|role-play|impersonate|you\s+are)\b" + _C + r"{0,100}?\b"
+    r"(?:read|tell|give|recite|whisper|sing|show|list)\s+(?:me|us)\s+(?:\w+\s+){0,3}?(?:"
+    + _SECRETS + r"|keys|(?:windows|license|product|serial)\s+(?:keys|numbers))\b"
+)
+_PERSONA_ADDRESS_RE = re.compile(r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|answer\w*"
+                                 r"|respond\w*|repl\w*|request|question|me|us)\b")
+
+# --- role-play: a delimited header line ----------------------------------------------------------
+_BANNER_RE = re.compile(
+    r"^\s*[-=#*~_<>\[\]|+]{3,}\s*(?:BEGIN\s+|START\s+|END\s+)?(?:SYSTEM|DEVELOPER|ADMIN"
+    r"|ADMINISTRATOR|OPERATOR)(?:\s+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE|NOTICE|DIRECTIVE"
+    r"|UPDATE|NOTE|POLICY|MODE))?\s*[-=#*~_<>\[\]|+]{3,}\s*$"
+)
+
+
+class _Family(NamedTuple):
+    kind: str
+    detail: str
+    classes: tuple[frozenset[str], ...]  # a word of each must be in the memory and the line
+    rule: re.Pattern[str]
+    check: Callable[[re.Match[str], str], bool] | None = None
+    cased: bool = False  # read the folded line with its case, not the lower-cased prose
+
+
+def _addressed(m: re.Match[str], line: str) -> bool:
+    return bool(_ADDRESS_RE.search(line, m.start()))
+
+
+def _sent(m: re.Match[str], line: str) -> bool:
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return _addressed(m, line) and not _NEGATION_RE.search(clause)
+
+
+def _unnegated(m: re.Match[str], line: str) -> bool:
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return not _NEGATION_RE.search(clause)
+
+
+def _to_the_model(m: re.Match[str], line: str) -> bool:
+    return m.group().startswith(("un", "jail", "amoral")) or bool(
+        _PERSONA_ADDRESS_RE.search(line))
+
+
+_DISMISS = _words("ignore disregard forget discard abandon override bypass circumvent pay stop"
+                  " quit longer not never don dont skip neglect overlook omit scrap scratch ditch"
+                  " dismiss erase wipe cancel revoke rescind suspend nullify void throw set put"
+                  " drop")
+_ORDER_WORDS = _words("instruction instructions directions directive directives prompt prompts"
+                      " requests rules guidelines constraints restrictions orders commands guidance"
+                      " policies programming safeguards guardrails limitations briefing")
+_STATE = _words("lifted deleted erased wiped cancelled canceled revoked rescinded suspended"
+                " disabled void voided nullified null invalid withdrawn retracted waived expired"
+                " reset overridden longer removed gone off")
+_SECRET_WORDS = _words("key keys secrets password passwords passphrase passphrases credentials"
+                       " tokens variables vars cookies env ssh aws rsa prompt contents word")
+_SHOW_WORDS = _words("print output show display reveal dump respond reply answer tell give"
+                     " read send write expose leak disclose recite spell")
+_REVEAL_WORDS = _words("repeat print show output reveal tell give list summarise summarize"
+                       " paraphrase describe recite quote copy dump display write spell translate"
+                       " share leak disclose what")
+_NEGATORS = _words("not never don dont")
+_PEOPLE_WORDS = _words("user users human developer operator owner maintainer reviewer team anyone"
+                       " them him her")
+# Each family's classes, the rarest first: the lines holding a word of the first are found in
+# the joined memory, and the others are tested on those lines only.
+FAMILIES: tuple[_Family, ...] = (
+    _Family("injection", "instruction override", (_ORDER_WORDS, _DISMISS), _OVERRIDE_RE,
+            _override),
+    _Family("injection", "instruction override (orders declared void)", (_STATE, _ORDER_WORDS),
+            _VOID_RE),
+    _Family("injection", "goal hijack",
+            (_words("task goal objective mission assignment job purpose instruction instructions"
+                    " orders order print say output write type respond reply"),
+             _words("new real actual true just only simply"),
+             _words("your scratch scrap forget ignore disregard drop stop never nevermind")),
+            _HIJACK_RE),
+    _Family("injection", "request to disclose secrets", (_SECRET_WORDS, _SHOW_WORDS),
+            _DISCLOSE_RE, _unnegated),
+    _Family("injection", "prompt leak request",
+            (_words("your given beginning start top opening secret hidden magic"),
+             _REVEAL_WORDS), _EXTRACT_RE),
+    _Family("injection", "hide from the user",
+            (_words("received got read saw given followed instruction instructions note message"
+                    " directive request"),
+             _words("tell inform notify mention reveal disclose admit say report let"),
+             _NEGATORS), _CONCEAL_RE),
+    _Family("injection", "hide from the user",
+            (_words("know find learn told informed suspect discover realise realize realising"
+                    " realizing"), _PEOPLE_WORDS,
+             _NEGATORS | _words("must should need may can shall will won mustn shouldn")),
+            _UNAWARE_RE),
+    _Family("injection", "hide from the user",
+            (_words("summary reply response answer output report final explanation description"
+                    " message"), _words("include mention list report describe show note record"),
+             _NEGATORS), _UNREPORTED_RE),
+    _Family("injection", "hide from the user",
+            (_words("nothing pretend"),
+             _words("act behave carry continue respond reply proceed pretend")), _INNOCENT_RE),
+    _Family("exfiltration", "secrets or the conversation sent to an address",
+            (_SECRET_WORDS | _words("conversation chat message history credentials"),
+             _words("send post append upload email mail forward transmit submit leak exfiltrate"
+                    " beam")), _SEND_RE, _sent),
+    _Family("injection", "persona without limits",
+            (_words("refusing refusal refusals refuses unfiltered uncensored unrestricted"
+                    " jailbroken amoral unaligned unethical"),), _PERSONA_RE, _to_the_model),
+    _Family("injection", "persona without limits",
+            (_words("keys key passwords password secrets tokens credentials numbers"),
+             _words("read tell give recite whisper sing show list"),
+             _words("act pretend play roleplay role impersonate are")), _RECITER_RE),
+    _Family("role-play", "delimited system header",
+            (_words("system developer admin administrator operator"),), _BANNER_RE, cased=True),
+)
+
+
+def _lines_with(anchors: frozenset[str], texts: list[str], joined: str, starts: list[int]
+                ) -> set[int]:
+    found: set[int] = set()
+    for anchor in anchors:
+        at = joined.find(anchor)
+        while at >= 0:
+            line = bisect.bisect_right(starts, at) - 1
+            found.add(line)
+            if line + 1 >= len(starts):
+                break
+            at = joined.find(anchor, starts[line + 1])
+    return found
+
+
+def family_hits(prose: list[str], folded: list[str], words: frozenset[str] | None
+                ) -> dict[int, list[tuple[str, int, str]]]:
+    """Per line index, the families found as (kind, column, detail). `prose` holds the
+    lower-cased, folded lines with markup removed, `folded` the folded lines, `words` the
+    memory's words (runs of a-z in its prose), or None to search every line for every family
+    (what the gates must never change)."""
+    hits: dict[int, list[tuple[str, int, str]]] = {}
+    joined: str | None = None
+    starts: list[int] = []
+    for family in FAMILIES:
+        if words is None:
+            _search(family, range(len(prose)), prose, folded, hits)
+            continue
+        present = [cls & words for cls in family.classes]
+        if not all(present):
+            continue
+        if joined is None:
+            joined = " ".join(prose)
+            at = 0
+            for text in prose:
+                starts.append(at)
+                at += len(text) + 1
+        lines = _lines_with(present[0], prose, joined, starts)
+        for cls in present[1:]:
+            lines = {i for i in lines if any(word in prose[i] for word in cls)}
+        _search(family, sorted(lines), prose, folded, hits)
+    return hits
+
+
+def _search(family: _Family, lines: Iterable[int], prose: list[str], folded: list[str],
+            hits: dict[int, list[tuple[str, int, str]]]) -> None:
+    for index in lines:
+        text = folded[index] if family.cased else prose[index]
+        for m in family.rule.finditer(text):
+            if family.check is None or family.check(m, text):
+                hits.setdefault(index, []).append((family.kind, m.start(), family.detail))
+                break
+
+
+def family_line(text: str) -> bool:
+    """Whether any injection family matches one lower-cased prose line (no gating: used to tell
+    a quoted example from the same words unquoted)."""
+    for family in FAMILIES:
+        if family.kind != "injection":
+            continue
+        for m in family.rule.finditer(text):
+            if family.check is None or family.check(m, text):
+                return True
+    return False
+
+
+def exfil_line(text: str) -> bool:
+    """Whether the exfiltration family matches one lower-cased line (no gating)."""
+    return any(_sent(m, text) for m in _SEND_RE.finditer(text))
