@@ -373,18 +373,20 @@ def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:
 
 
 def id_words_held(evidences: Iterable[Evidence]) -> set[str]:
-    """The anchors met in the ids the prompt holds whole (`whole_id`): words it has used up
-    naming those memories (`name_taken`)."""
-    return {t for ev in evidences if ev.whole_id for t, fields in ev.fields.items()
+    """The anchors met in the ids of the memories the prompt names (`whole_name`: their id, a
+    tag or a trigger phrase, whole): words it has used up naming those memories
+    (`name_taken`)."""
+    return {t for ev in evidences if ev.whole_name for t, fields in ev.fields.items()
             if "id" in fields}
 
 
 def name_taken(ev: Evidence, taken: set[str]) -> bool:
     """Every word by which the query meets this memory's names (id, tags, trigger phrases) is
-    a word of another memory's id the prompt holds whole: "reschedule an appointment" names
+    a word of the id of a memory the prompt names: "reschedule an appointment" names
     `appointment-scheduling`, and the jobs skill's tag "scheduled-jobs" shares its word, not
-    its topic. Such a memory is related, a card; one named in its own right, or matching a
-    touched file, is not."""
+    its topic; "ship to production" names `deploy-production` by its trigger, and "product"
+    in the analytics rule's tag "product-events" is that word again. Such a memory is
+    related, a card; one named in its own right, or matching a touched file, is not."""
     if ev.path_match or ev.whole_name or not taken:
         return False
     naming = [t for t, fields in ev.fields.items() if NAMING_FIELDS.intersection(fields)]

@@ -468,6 +468,20 @@ def test_boilerplate_in_memory_names_is_no_topic(tmp_path: Path, named: int) -> 
         assert ids[:1] == ["queues-best-practices"]
 
 
+def test_a_word_of_a_named_memory_s_id_prints_no_other_memory_in_full(tmp_path: Path) -> None:
+    root = tmp_path / ".engram"
+    put(root, "d.md", mem("deploy-production", "skill", summary="Deploying a release.",
+                          triggers=["ship to production"], body="Tag, build, roll out."))
+    put(root, "l.md", mem("log-retention", tags=["production-logs"],
+                          directive="Keep logs for 30 days.", body="Rotate them nightly."))
+    put(root, "c.md", mem("code-style", directive="Format with ruff.", body="Lines under 100."))
+    # The trigger names the deploy skill; "production" is that skill's id word, and the log
+    # rule's tag shares only it: related, a card.
+    text = ok(load(tmp_path, "ship to production tonight"))
+    assert body_ids(text) == ["deploy-production"]
+    assert card_ids(text) == ["log-retention"]
+
+
 def test_a_prefixed_verb_no_memory_holds_meets_its_base_word(tmp_path: Path) -> None:
     root = tmp_path / ".engram"
     put(root, "b.md", mem("booking-rules", summary="How bookings are made and cancelled.",
