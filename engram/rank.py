@@ -336,7 +336,8 @@ class Scoring:
         for item in related[1:]:
             item.loose = (route.loose(item.evidence, specific)
                           or route.overshadowed(item.evidence, item.score, related[0].score)
-                          or route.name_taken(item.evidence, taken))
+                          or (route.name_taken(item.evidence, taken)
+                              and not route.holds_a_name(item.rec.memory, self.anchors)))
         if related:
             related[0].loose = related[0].evidence.weak
         ranked_ids = {id(s) for s in ranked}

@@ -386,11 +386,21 @@ def name_taken(ev: Evidence, taken: set[str]) -> bool:
     `appointment-scheduling`, and the jobs skill's tag "scheduled-jobs" shares its word, not
     its topic; "ship to production" names `deploy-production` by its trigger, and "product"
     in the analytics rule's tag "product-events" is that word again. Such a memory is
-    related, a card; one named in its own right, or matching a touched file, is not."""
+    related, a card; one named in its own right, or matching a touched file, is not (see
+    `holds_a_name`)."""
     if ev.path_match or ev.whole_name or not taken:
         return False
     naming = [t for t, fields in ev.fields.items() if NAMING_FIELDS.intersection(fields)]
     return bool(naming) and taken.issuperset(naming)
+
+
+def holds_a_name(memory: Memory, query: Sequence[str]) -> bool:
+    """The prompt holds the memory's id or one of its tags, every content word side by side,
+    however common: "deploy canary" names each memory tagged "deploy", not only the one tagged
+    "canary" too. A memory the prompt names so keeps its body (`name_taken`)."""
+    words = [t for t in query if not _COMPOUND.search(t)]
+    names = map(_name_words, (memory.id, *memory.tags))
+    return any(_side_by_side(simple, words) for simple in names if simple)
 
 
 # A memory the query meets only in prose (summary, directive, body) and that scores under this
