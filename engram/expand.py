@@ -145,8 +145,12 @@ def body_ids(selection: Selection, expand_top: int) -> set[str]:
     direct = sorted((m for m in selection.members if m.routed and not m.weak),
                     key=lambda m: (-round(m.score, 9), ranks[m.memory.id]))
     bodies = {m.memory.id for m in direct[:expand_top]}
-    # Bodies to spare go to the prerequisites of memories printed in full, in rank numbering.
-    pulled = sorted((m for m in selection.members if not m.routed
-                     and m.prerequisite_of in bodies), key=lambda m: ranks[m.memory.id])
+    # Bodies to spare go to the prerequisites of memories printed in full, in rank numbering,
+    # whether pulled in or related on thin evidence of their own (the time zone rule, met by
+    # one word, is still what the scheduling memory it prints beside depends on).
+    needed = {d for m in selection.members if m.memory.id in bodies for d in m.memory.depends_on}
+    pulled = sorted((m for m in selection.members
+                     if (not m.routed and m.prerequisite_of in bodies)
+                     or (m.weak and m.memory.id in needed)), key=lambda m: ranks[m.memory.id])
     bodies.update(m.memory.id for m in pulled[:expand_top - len(bodies)])
     return bodies

@@ -116,7 +116,7 @@ def _build_pack(ctx: Context, request: Request) -> Pack:
 
 def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                  final: bool = False) -> tuple[Pack, list[Memory]]:
-    anchors = () if request.path_only else query_anchors(request.query)
+    anchors = () if request.path_only else _anchors(scopes, request.query)
     procedural = is_procedural(request.query)
     scored, selection, untaken = _select(ctx, scopes, request, anchors, procedural)
     config = ctx.config
@@ -159,6 +159,27 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
         narrowing_tags=rank.narrowing_tags(ranked, request.query) if request.explain else (),
         withheld=printed.withheld, procedural=procedural)
     return pack, []
+
+
+def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
+    """The query's anchors, a prefixed verb no memory holds read as its base word
+    (`route.base_words`). Only words that may be such verbs are looked up here (the ranking
+    reads them again from the index's per-request cache), and a base word only for a verb no
+    memory holds: "review" is in most corpora, and "view" is then never read."""
+    anchors = query_anchors(query)
+    bases = route.prefixed(anchors)
+    if not bases:
+        return anchors
+
+    def known(terms: list[str]) -> set[str]:
+        return {term for index in scopes.indexes
+                for term, rows in index.postings(terms).items() if rows.keys}
+
+    held = known(list(bases))
+    if held.issuperset(bases):
+        return anchors
+    held |= known([base for verb, base in bases.items() if verb not in held])
+    return route.base_words(anchors, held.__contains__)
 
 
 WIDEST_NEED = 1000  # past this many ranked candidates, rank them all
@@ -333,7 +354,7 @@ def search(request: Request, context: Context | None = None) -> list[Candidate]:
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        anchors = query_anchors(request.query)
+        anchors = _anchors(scopes, request.query)
         touched = relative_paths(ctx, request.paths)
         if not anchors and not touched:
             return []

@@ -332,9 +332,12 @@ class Scoring:
         # Which related memories print only as cards: judged on the few that can be shown, and
         # never the best match, which is the pack's answer however thin its evidence.
         related = [s for s in ranked if s.excluded is None]
+        taken = route.id_words_held(s.evidence for s in related)
         for item in related[1:]:
             item.loose = (route.loose(item.evidence, specific)
-                          or route.overshadowed(item.evidence, item.score, related[0].score))
+                          or route.overshadowed(item.evidence, item.score, related[0].score)
+                          or (route.name_taken(item.evidence, taken)
+                              and not route.holds_a_name(item.rec.memory, self.anchors)))
         if related:
             related[0].loose = related[0].evidence.weak
         ranked_ids = {id(s) for s in ranked}
@@ -445,7 +448,9 @@ class Scoring:
             _exclude_named_clauses(scopes, scored, anchors, self.records)
         if off_topic:
             strict = route.content_words(anchors) > route.NAME_MAX_WORDS
-            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records)
+            familiar_most = route.familiar_most(stats.doc_count)
+            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records,
+                               lambda term: 0 < doc_freq[term] <= familiar_most)
         fetched = fetch_history(ctx)
         base = {id(s): s.bm25 for s in scored}
         if any(s.evidence.path_match for s in scored):
@@ -897,13 +902,14 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
 
 def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
                        specific: Callable[[str], bool], strict: bool,
-                       records: dict[tuple[int, int], Record]) -> None:
+                       records: dict[tuple[int, int], Record],
+                       familiar: Callable[[str], bool]) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
     only path matches and the memories it names by their id, a tag or a trigger phrase may
     still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
     evidence that a memory is about the task, never the share of its words they contain."""
     live = [s for s in scored if s.excluded is None]
-    if any(route.on_topic(s.evidence, specific, strict) for s in live):
+    if any(route.on_topic(s.evidence, specific, strict, familiar) for s in live):
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]

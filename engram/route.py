@@ -27,6 +27,9 @@ SPECIFIC_SHARE = 1 / 6
 # In a small workspace a word two memories share still picks out a topic (one in six of a
 # dozen memories), unless they are a third of the workspace; one memory always does.
 SPECIFIC_MIN = 2
+# A word more memories than this share hold is boilerplate ("best practices" in every rule of a
+# collection): where it names a memory, it names no topic (`on_topic`).
+FAMILIAR_SHARE = 1 / 3
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
 NAME_MAX_WORDS = 12
@@ -251,6 +254,31 @@ def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | 
     return None
 
 
+# A verb made from another by a prefix ("reschedule", "rebook", "unpublish") names the action
+# the memories describe by its base word ("scheduling", "booking"). The base must be a word
+# of its own (four letters or more), so "react" is not "act" nor "unit" "it".
+_VERB_PREFIXES = ("re", "un")
+_BASE_MIN = 4
+
+
+def prefixed(anchors: Iterable[str]) -> dict[str, str]:
+    """anchor -> its base word, for the anchors that may be a prefixed verb (`base_words`)."""
+    return {a: a[len(p):] for a in anchors for p in _VERB_PREFIXES
+            if a.startswith(p) and len(a) - len(p) >= _BASE_MIN and a.isascii() and a.isalpha()}
+
+
+def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[str, ...]:
+    """The anchors, each prefixed verb no memory holds ("reschedul") read as its base word when
+    a memory holds that ("schedul"): the prompt says to do again or undo what the memory is
+    about. A word some memory holds as it is written ("review", "report", "remove") is that
+    word, never its base ("view", "port", "move")."""
+    bases = prefixed(anchors)
+    if not bases:
+        return tuple(anchors)
+    return tuple(dict.fromkeys(
+        bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
+
+
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it.
@@ -273,7 +301,8 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
     return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
 
 
-def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> bool:
+def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
+             familiar: Callable[[str], bool]) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -289,15 +318,37 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool) -> boo
     "write an Ansible role"). Common words ("add", "write", "set") are none, however many
     fields hold them; neither are the words no memory holds, which is why new nouns around a
     real match never empty a pack.
+
+    A task that meets a memory by one of its own names, a `familiar` word (the workspace's
+    domain, not its boilerplate), and says with a specific word what it does there is on topic
+    too: "export everything we hold on one patient for their lawyer" meets the privacy rule by
+    its tag "patients", and "export" is in its body ("export or erasure of one patient's
+    data"). "patient" alone is in a quarter of a clinic's memories and says nothing; "best" in
+    `python-django-best-practices` is in half a corpus of "best practices" and names nothing.
     """
     if ev.path_match:
         return True
     stated, anywhere = specific_hits(ev, specific)
     if strict:
         return stated >= 2
-    return stated >= 1 and (anywhere >= 2 or any(
+    if stated == 0:
+        return anywhere >= 1 and named_by_familiar_word(ev, familiar)
+    return (anywhere >= 2 or any(
         NAMING_FIELDS.intersection(fields) for term, fields in ev.fields.items()
         if not _COMPOUND.search(term) and specific(term)))
+
+
+def named_by_familiar_word(ev: Evidence, familiar: Callable[[str], bool]) -> bool:
+    """A `familiar` anchor hit the memory's id or tags (see `on_topic`)."""
+    return any(familiar(t) and STRONG_FIELDS.intersection(fields)
+               for t, fields in ev.fields.items() if not _COMPOUND.search(t))
+
+
+def familiar_most(doc_count: int) -> float:
+    """How many memories at most may hold a word for it to be a word of the workspace's domain
+    ("patient" in a clinic's memories) rather than boilerplate every kind of memory repeats
+    ("best", "code"): FAMILIAR_SHARE of them."""
+    return FAMILIAR_SHARE * doc_count
 
 
 def named_by_rare_word(ev: Evidence, specific: Callable[[str], bool]) -> bool:
@@ -319,6 +370,37 @@ def loose(ev: Evidence, specific: Callable[[str], bool]) -> bool:
         return False
     stated, anywhere = specific_hits(ev, specific)
     return stated == 0 and anywhere < 2
+
+
+def id_words_held(evidences: Iterable[Evidence]) -> set[str]:
+    """The anchors met in the ids of the memories the prompt names (`whole_name`: their id, a
+    tag or a trigger phrase, whole): words it has used up naming those memories
+    (`name_taken`)."""
+    return {t for ev in evidences if ev.whole_name for t, fields in ev.fields.items()
+            if "id" in fields}
+
+
+def name_taken(ev: Evidence, taken: set[str]) -> bool:
+    """Every word by which the query meets this memory's names (id, tags, trigger phrases) is
+    a word of the id of a memory the prompt names: "reschedule an appointment" names
+    `appointment-scheduling`, and the jobs skill's tag "scheduled-jobs" shares its word, not
+    its topic; "ship to production" names `deploy-production` by its trigger, and "product"
+    in the analytics rule's tag "product-events" is that word again. Such a memory is
+    related, a card; one named in its own right, or matching a touched file, is not (see
+    `holds_a_name`)."""
+    if ev.path_match or ev.whole_name or not taken:
+        return False
+    naming = [t for t, fields in ev.fields.items() if NAMING_FIELDS.intersection(fields)]
+    return bool(naming) and taken.issuperset(naming)
+
+
+def holds_a_name(memory: Memory, query: Sequence[str]) -> bool:
+    """The prompt holds the memory's id or one of its tags, every content word side by side,
+    however common: "deploy canary" names each memory tagged "deploy", not only the one tagged
+    "canary" too. A memory the prompt names so keeps its body (`name_taken`)."""
+    words = [t for t in query if not _COMPOUND.search(t)]
+    names = map(_name_words, (memory.id, *memory.tags))
+    return any(_side_by_side(simple, words) for simple in names if simple)
 
 
 # A memory the query meets only in prose (summary, directive, body) and that scores under this

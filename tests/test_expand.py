@@ -140,6 +140,20 @@ def test_prerequisites_never_take_a_body_from_a_direct_match(workspace: Path) ->
         "base", "deploy-top"]
 
 
+def test_a_prerequisite_met_on_thin_evidence_gets_a_spare_body(workspace: Path) -> None:
+    write(workspace,
+          mem("scheduling", tags=["scheduling", "slots"], summary="How slots are booked.",
+              depends_on=["time-zones"], body="Slots come from availability rules."),
+          mem("time-zones", summary="Datetimes are stored in UTC.",
+              body="A slot shown to a practitioner is in the clinic time zone."),
+          *(mem(f"note-{n}", summary=f"Unrelated note {n}.", body="Nothing to see.")
+            for n in range(5)))
+    # The time zone rule meets "slot" once, in its body: thin evidence, a card on its own. It
+    # is also what the scheduling memory printed in full depends on, and bodies are to spare;
+    # a prerequisite comes first.
+    assert body_ids(ok(load(workspace, "slot is shifted"))) == ["time-zones", "scheduling"]
+
+
 def test_all_has_no_limit_and_every_member_is_a_body(workspace: Path) -> None:
     write(workspace, *(mem(f"deploy-{n:02d}", tags=["deploy"]) for n in range(12)))
     out = ok(load(workspace, "--all", "deploy"))

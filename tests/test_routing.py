@@ -434,6 +434,84 @@ def test_a_common_word_in_a_memory_name_keeps_an_unknown_topic_empty(tmp_path: P
     assert rows["settings-and-secrets"]["status"] == "excluded: off-topic"
 
 
+def test_a_domain_word_in_a_memory_name_with_the_task_in_its_body_keeps_the_pack(
+        tmp_path: Path) -> None:
+    # "lawyer" is in no memory. "patient" is in a quarter of a clinic's memories, so it alone
+    # says nothing; but it is the privacy rule's tag, and its body says what the task is
+    # ("export or erasure of one patient's data"), while the report skill excludes itself.
+    project = own_project(tmp_path)
+    query = "export everything we hold on one patient for their lawyer"
+    ids = pack_ids(project, query)
+    assert ids[:1] == ["patient-data-privacy"]
+    assert "reports-export" not in ids
+
+
+@pytest.mark.parametrize("named", [3, 12])
+def test_boilerplate_in_memory_names_is_no_topic(tmp_path: Path, named: int) -> None:
+    # Kafka is in no memory. The same body word ("consumer"), beside the same name word, keeps
+    # the pack while a quarter of the memories are named "best practices" (too many for the
+    # word to be specific, few enough to be a topic), and not once every one is: a word in
+    # every memory's name is the collection's boilerplate.
+    root = tmp_path / ".engram"
+    topics = ["queues", "tables", "forms", "charts", "dates", "icons", "fonts", "colors",
+              "menus", "modals", "toasts", "tabs"]
+    for n, topic in enumerate(topics):
+        mid = topic + ("-best-practices" if n < named else "-conventions")
+        body = ("Commit offsets after the consumer has processed the batch." if n == 0
+                else f"Keep the {topic} code in one module and document it.")
+        put(root, f"m{n}.md", mem(mid, summary=f"How we write {topic}.", body=body))
+    query = "best practices for a consumer that survives Kafka rebalances and retries"
+    ids = pack_ids(tmp_path, query)
+    if named == 12:
+        assert ids == []
+    else:
+        assert ids[:1] == ["queues-best-practices"]
+
+
+def test_a_word_of_a_named_memory_s_id_prints_no_other_memory_in_full(tmp_path: Path) -> None:
+    root = tmp_path / ".engram"
+    put(root, "d.md", mem("deploy-production", "skill", summary="Deploying a release.",
+                          triggers=["ship to production"], body="Tag, build, roll out."))
+    put(root, "l.md", mem("log-retention", tags=["production-logs"],
+                          directive="Keep logs for 30 days.", body="Rotate them nightly."))
+    put(root, "c.md", mem("code-style", directive="Format with ruff.", body="Lines under 100."))
+    # The trigger names the deploy skill; "production" is that skill's id word, and the log
+    # rule's tag shares only it: related, a card.
+    text = ok(load(tmp_path, "ship to production tonight"))
+    assert body_ids(text) == ["deploy-production"]
+    assert card_ids(text) == ["log-retention"]
+
+
+def test_a_prefixed_verb_no_memory_holds_meets_its_base_word(tmp_path: Path) -> None:
+    root = tmp_path / ".engram"
+    put(root, "b.md", mem("booking-rules", summary="How bookings are made and cancelled.",
+                          tags=["booking"], body="A booking holds one slot."))
+    put(root, "v.md", mem("view-layer", summary="Where views live.", tags=["views"],
+                          body="Views render templates."))
+    put(root, "r.md", mem("code-review", summary="How we review code.", tags=["review"],
+                          body="Review every pull request."))
+    # "rebook" is in no memory: the task is about booking
+    query = "let patients rebook from the confirmation page"
+    assert pack_ids(tmp_path, query) == ["booking-rules"]
+    text, _ = dry(tmp_path, query)
+    assert "anchors: patient, book, confirm, page" in text
+    # "review" is a memory's own word: it is never read as "view"
+    assert pack_ids(tmp_path, "review the confirmation page") == ["code-review"]
+
+
+@pytest.mark.parametrize("query", [
+    "let the front desk reschedule an appointment from the day view",
+    "add an endpoint that lets a receptionist schedule an appointment in another room",
+])
+def test_a_word_of_an_id_the_prompt_holds_whole_prints_no_other_memory_in_full(
+        tmp_path: Path, query: str) -> None:
+    # The prompt names appointment-scheduling whole; the jobs skill shares only "schedule"
+    # (its tag "scheduled-jobs", its trigger "schedule a nightly job"): related, a card.
+    text = ok(load(own_project(tmp_path), query))
+    assert "appointment-scheduling" in body_ids(text)
+    assert "periodic-jobs" in card_ids(text)
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     # new nouns ("insurance_provider", "waitlist", "cancelled_reason") beside specific evidence:
     # "model" in the model rule's id and tags, "text" in the SMS rule's tags, "SMS" its id
