@@ -287,8 +287,10 @@ def run(argv: Sequence[str], env: dict[str, str], cwd: Path, stdin: bytes | None
     seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
-        sys.stderr.write(f"perf: {' '.join(argv)} exited {proc.returncode}: "
-                         f"{err.decode(errors='replace')[-400:]}\n")
+        # Every command timed here succeeds when engram works; a failed one is timed as fast as
+        # an interpreter that dies on import, and would read as a pass.
+        sys.exit(f"perf: {' '.join(argv)} exited {proc.returncode}: "
+                 f"{err.decode(errors='replace')[-400:]}")
     return Run(seconds, int(usage.ru_maxrss), proc.returncode)
 
 
