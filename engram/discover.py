@@ -30,7 +30,7 @@ class FileStat(NamedTuple):
 
 Listing = list[tuple[str, int, int]]  # FileStat fields as plain tuples: a cheap, exact digest
 Link = tuple[str, str]  # (path, rel) of a symlink: followed after the plain folders
-Entry = tuple[str, "os.DirEntry[str]"]  # (rel, entry) of a plain memory file, not stat-ed yet
+Entry = tuple[str, str, str]  # (rel, folder, name) of a plain memory file, not stat-ed yet
 SPLIT_MIN_FILES = 4_000  # from this many files on, a forked child stats half of them
 
 
@@ -91,7 +91,7 @@ def _list(folders: list[tuple[str, str]], links: list[Link]) -> list[Entry]:
                 # for a symlink, so a plain file is settled by the first test.
                 if name[-3:] == ".md" and entry.is_file(follow_symlinks=False):
                     if name not in NOT_MEMORIES:
-                        entries.append((prefix + name, entry))
+                        entries.append((prefix + name, folder, name))
                 elif entry.is_symlink():
                     links.append((entry.path, prefix + name))
                 elif entry.is_dir(follow_symlinks=False):
@@ -101,16 +101,49 @@ def _list(folders: list[tuple[str, str]], links: list[Link]) -> list[Entry]:
     return entries
 
 
+# Each file is stat-ed relative to its open folder where the platform allows: the kernel then
+# resolves one name instead of the whole path, about a third of a 10,000-file walk.
+_AT_FOLDER = os.stat in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+
+
 def _stat(entries: list[Entry]) -> list[tuple[str, int, int] | None]:
-    """(rel, mtime_ns, size) per entry, None for a file gone since it was listed."""
+    """(rel, mtime_ns, size) per entry, None for a file gone since it was listed. Entries of
+    one folder are consecutive (`_list` lists a folder at a time)."""
     out: list[tuple[str, int, int] | None] = []
-    for rel, entry in entries:
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            out.append(None)
-            continue
-        out.append((rel, st.st_mtime_ns, st.st_size))
+    if not _AT_FOLDER:
+        for rel, folder, name in entries:
+            try:
+                st = os.lstat(os.path.join(folder, name))
+            except OSError:
+                out.append(None)
+                continue
+            out.append((rel, st.st_mtime_ns, st.st_size))
+        return out
+    stat = os.stat
+    current: str | None = None
+    fd = -1
+    try:
+        for rel, folder, name in entries:
+            if folder is not current:
+                if fd >= 0:
+                    os.close(fd)
+                current = folder
+                try:
+                    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+                except OSError:
+                    fd = -1
+            if fd < 0:
+                out.append(None)  # the folder is gone
+                continue
+            try:
+                st = stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                out.append(None)
+                continue
+            out.append((rel, st.st_mtime_ns, st.st_size))
+    finally:
+        if fd >= 0:
+            os.close(fd)
     return out
 
 

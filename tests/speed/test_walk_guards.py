@@ -107,3 +107,28 @@ def test_routing_while_the_walk_runs_sees_every_change(tmp_path: Path, child: st
     elif child == "cannot fork":
         monkeypatch.setattr(discover, "_can_fork", lambda: False)
     assert {i.memory.id for i in build_pack(request).items} == {"deploy-old", "deploy-new"}
+
+
+def test_stat_relative_to_the_folder_equals_stat_by_path(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from engram import discover
+
+    root = tangled_tree(tmp_path)
+    at_folder = walk(root, split=False)
+    monkeypatch.setattr(discover, "_AT_FOLDER", False)
+    assert walk(root, split=False) == at_folder
+
+
+def test_a_folder_removed_between_listing_and_stat_drops_only_its_files(tmp_path: Path) -> None:
+    import shutil
+
+    from engram import discover
+
+    put(tmp_path, "a/one.md", mem("one"))
+    put(tmp_path, "b/two.md", mem("two"))
+    put(tmp_path, "b/three.md", mem("three"))
+    entries = discover._list([(str(tmp_path), "")], [])
+    shutil.rmtree(tmp_path / "b")
+    stats = discover._stat(entries)
+    assert [s[0] for s in stats if s is not None] == ["a/one.md"]
+    assert stats.count(None) == 2
