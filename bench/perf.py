@@ -174,6 +174,7 @@ def generate(size: int, seed: int = SEED) -> Corpus:
         "1 anchor": f"{mid[0]}",
         "4 anchors": f"fix the {common} {mid[1]} for {mid[2]} {tag}",
         "16 anchors": " ".join([common, tag, *mid[3:11], *rare[:6]]),
+        "a typed prompt": typed_prompt(tag, mid[1], mid[2], rare[0], mid[3]),
     }
     if marker.is_file() and json.loads(marker.read_text())["size"] == size:
         corpus.files = json.loads(marker.read_text())["files"]
@@ -209,6 +210,8 @@ def generate_rulesets(size: int, seed: int = SEED) -> Corpus:
         "4 anchors": "add retries to the fastapi endpoint",
         "16 anchors": "refactor the nextjs form component to validate input with zod, add "
                       "tests, keep the state small and log errors without secrets",
+        "a typed prompt": typed_prompt("checkout", "payment form", "card number", "sentry",
+                                       "playwright"),
     }
     if marker.is_file() and json.loads(marker.read_text())["size"] == size:
         saved = json.loads(marker.read_text())
@@ -255,7 +258,8 @@ def from_folder(folder: Path) -> Corpus:
     corpus = Corpus(name, len(files), project, files=files)
     corpus.queries = {"1 anchor": ranked[min(10, len(ranked) - 1)],
                       "4 anchors": " ".join(dict.fromkeys(pick)),
-                      "16 anchors": " ".join(ranked[::max(1, len(ranked) // 16)][:16])}
+                      "16 anchors": " ".join(ranked[::max(1, len(ranked) // 16)][:16]),
+                      "a typed prompt": typed_prompt(*(pick + ranked[:1])[:5])}
     if globs:
         glob = max(globs, key=lambda g: (globs[g], g)).split("{")[0].split(",")[0]
         corpus.touch = glob.replace("**/", "src/").replace("**", "src/main.py") \
@@ -263,6 +267,17 @@ def from_folder(folder: Path) -> Corpus:
     biggest = max(files, key=lambda rel: ((root / rel).stat().st_size, rel))
     corpus.hard = [biggest]
     return corpus
+
+
+def typed_prompt(place: str, thing: str, detail: str, tool: str, other: str) -> str:
+    """A prompt as people type them into an agent: 50-odd words, five of the corpus's own
+    topic words among plain English that mostly no memory holds (which makes the zero-match
+    rule judge it)."""
+    return (f"I need you to refactor the {place} page so the {thing} validates the {detail} "
+            f"before submit, shows inline errors under each field, keeps the existing state "
+            f"where it is, logs failures to {tool} without leaking customer data, and add "
+            f"{other} tests for the happy path and for a declined request, then explain what "
+            f"changed in the pull request description")
 
 
 # -- measuring ----------------------------------------------------------------------------------
@@ -460,7 +475,7 @@ def measure_corpus(bench: Bench, corpus: Corpus) -> None:
     measure_mcp(bench, corpus)
 
     # How cost grows with query length (warm, informative).
-    for qlabel in ("1 anchor", "16 anchors"):
+    for qlabel in ("1 anchor", "16 anchors", "a typed prompt"):
         qruns = repeat(max(3, len(warm_runs) // 2),
                        lambda _, q=corpus.queries[qlabel]: bench.engram_run(corpus, "load", q))
         bench.add(f"load, warm, {qlabel}", name, "-", median(qruns), ms(median(qruns)), None)
