@@ -236,8 +236,10 @@ class Scoring:
     decoded records are kept between the calls, and each call ranks afresh from them."""
 
     def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
-                 touched: list[str], procedural: bool, gate: bool, path_only: bool) -> None:
+                 touched: list[str], procedural: bool, gate: bool, path_only: bool,
+                 quoted: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
         self.scopes = scopes
         self.anchors = anchors
         self.touched = touched
@@ -439,18 +441,21 @@ class Scoring:
                 item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
                 scored.append(item)
                 _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
-                         specific)
+                         specific, self.quoted)
             for keys in by_evidence:
                 pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
-                _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
+                _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
+                         self.quoted)
                 pools.append(pool)
         if anchors and not path_only:
-            _exclude_named_clauses(scopes, scored, anchors, self.records)
+            asked = tuple(a for a in anchors if a not in self.quoted)
+            _exclude_named_clauses(scopes, scored, asked, self.records)
         if off_topic:
             strict = route.content_words(anchors) > route.NAME_MAX_WORDS
             familiar_most = route.familiar_most(stats.doc_count)
             _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records,
-                               lambda term: 0 < doc_freq[term] <= familiar_most)
+                               lambda term: 0 < doc_freq[term] <= familiar_most,
+                               lambda term: doc_freq[term] == 1)
         fetched = fetch_history(ctx)
         base = {id(s): s.bm25 for s in scored}
         if any(s.evidence.path_match for s in scored):
@@ -581,12 +586,13 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
-             gate: bool, anchor_count: int, specific: Callable[[str], bool]) -> None:
+             gate: bool, anchor_count: int, specific: Callable[[str], bool],
+             quoted: frozenset[str] = frozenset()) -> None:
     e = item.evidence
     # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
     # can fail before the gate: testing that first keeps the common case to one check.
     if memory is not None or shadowed or e.negated or not e.tf:
-        reason = _visibility_exclusion(e, ctx, memory, shadowed)
+        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted)
         if reason is not None:
             item.excluded, item.detail = reason
             return
@@ -595,7 +601,8 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 
 
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
-                          shadowed: bool) -> tuple[str, str] | None:
+                          shadowed: bool, quoted: frozenset[str] = frozenset()
+                          ) -> tuple[str, str] | None:
     """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
     the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
@@ -607,7 +614,7 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
         return "role", "roles " + ",".join(memory.roles)
     if not e.tf and not e.path_match:
         return "negated", "matched only its own exclusion clause"
-    if route.is_negated(e):
+    if route.is_negated(e, quoted):
         return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
     return None
 
@@ -903,13 +910,13 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
 def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
                        specific: Callable[[str], bool], strict: bool,
                        records: dict[tuple[int, int], Record],
-                       familiar: Callable[[str], bool]) -> None:
+                       familiar: Callable[[str], bool], own: Callable[[str], bool]) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
     only path matches and the memories it names by their id, a tag or a trigger phrase may
     still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
     evidence that a memory is about the task, never the share of its words they contain."""
     live = [s for s in scored if s.excluded is None]
-    if any(route.on_topic(s.evidence, specific, strict, familiar) for s in live):
+    if any(route.on_topic(s.evidence, specific, strict, familiar, own) for s in live):
         return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
