@@ -404,58 +404,75 @@ class Scoring:
         # Without an explanation, memories with the same evidence are judged once and ranked
         # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
         # lifecycle, role, shadowing) one by one. A query no memory is on topic for is judged
-        # memory by memory (`_exclude_off_topic` reads records), so it ranks them all.
-        off_topic = bool(gate and anchors and not path_only
-                         and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
+        # memory by memory (`_exclude_off_topic` reads records), so it ranks them all; whether
+        # one is on topic is known from the evidence alone, so a long prompt with one unknown
+        # word ranks lazily like any other as soon as a memory is on its topic.
+        judges_topic = bool(gate and anchors and not path_only
+                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
+        strict = route.content_words(anchors) > route.NAME_MAX_WORDS
+        familiar_most = route.familiar_most(stats.doc_count)
+
+        def familiar(term: str) -> bool:
+            return 0 < doc_freq[term] <= familiar_most
+
+        def alone(term: str) -> bool:  # held by one memory only
+            return doc_freq[term] == 1
+
+        def judge(lazy: bool) -> tuple[list[Scored], list[_Pool], list[dict[int, str]]]:
+            scored: list[Scored] = []
+            pools: list[_Pool] = []
+            all_groups: list[dict[int, str]] = []
+            for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence,
+                                                               lengths, strict=True)):
+                groups = index.dup_groups(ev)
+                all_groups.append(groups)
+                restricted = index.restrictions()
+                shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
+                by_evidence = shared[scope_rank] if lazy else []
+                special = shadowed | restricted.keys() | own[scope_rank]
+                if special:
+                    by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
+                by_evidence = [keys for keys in by_evidence if keys]
+                pooled = set().union(*by_evidence)
+                for keys in [keys for keys in by_evidence if ev[keys[0]].negated]:
+                    pooled.difference_update(keys)
+                by_evidence = [keys for keys in by_evidence if not ev[keys[0]].negated]
+                one_by_one = [key for key in ev if key not in pooled]
+                judged: set[int] = set()
+                for e in [*(ev[keys[0]] for keys in by_evidence),
+                          *map(ev.__getitem__, one_by_one)]:
+                    if id(e) not in judged:
+                        judged.add(id(e))
+                        single = e.body_only
+                        e.common = single is not None and doc_freq[single] > 1
+                        e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+                bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
+                                   defaultdict(float, lens), idfs, stats)
+                for key in one_by_one:
+                    item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
+                    scored.append(item)
+                    _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
+                             len(anchors), specific, self.quoted)
+                for keys in by_evidence:
+                    pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
+                    _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
+                             self.quoted)
+                    pools.append(pool)
+            if anchors and not path_only:
+                asked = tuple(a for a in anchors if a not in self.quoted)
+                _exclude_named_clauses(scopes, scored, asked, self.records)
+            return scored, pools, all_groups
+
+        scored, pools, all_groups = judge(need is not None)
+        off_topic = judges_topic and not any(
+            route.on_topic(s.evidence, specific, strict, familiar, alone)
+            for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
+        if off_topic and pools:
+            scored, pools, all_groups = judge(False)
         lazy = need is not None and not off_topic
-        scored: list[Scored] = []
-        pools: list[_Pool] = []
-        all_groups: list[dict[int, str]] = []
-        for scope_rank, (index, ev, lens) in enumerate(zip(scopes.indexes, evidence, lengths,
-                                                           strict=True)):
-            groups = index.dup_groups(ev)
-            all_groups.append(groups)
-            restricted = index.restrictions()
-            shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
-            by_evidence = shared[scope_rank] if lazy else []
-            special = shadowed | restricted.keys() | own[scope_rank]
-            if special:
-                by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
-            by_evidence = [keys for keys in by_evidence if keys]
-            pooled = set().union(*by_evidence)
-            for keys in [keys for keys in by_evidence if ev[keys[0]].negated]:
-                pooled.difference_update(keys)
-            by_evidence = [keys for keys in by_evidence if not ev[keys[0]].negated]
-            one_by_one = [key for key in ev if key not in pooled]
-            judged: set[int] = set()
-            for e in [*(ev[keys[0]] for keys in by_evidence),
-                      *map(ev.__getitem__, one_by_one)]:
-                if id(e) not in judged:
-                    judged.add(id(e))
-                    single = e.body_only
-                    e.common = single is not None and doc_freq[single] > 1
-                    e.rare_name = e.strong and route.named_by_rare_word(e, specific)
-            bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
-                               defaultdict(float, lens), idfs, stats)
-            for key in one_by_one:
-                item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
-                scored.append(item)
-                _exclude(item, ctx, restricted.get(key), key in shadowed, gate, len(anchors),
-                         specific, self.quoted)
-            for keys in by_evidence:
-                pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
-                _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
-                         self.quoted)
-                pools.append(pool)
-        if anchors and not path_only:
-            asked = tuple(a for a in anchors if a not in self.quoted)
-            _exclude_named_clauses(scopes, scored, asked, self.records)
+        names = route.Names(anchors, specific)
         if off_topic:
-            strict = route.content_words(anchors) > route.NAME_MAX_WORDS
-            familiar_most = route.familiar_most(stats.doc_count)
-            _exclude_off_topic(scopes, scored, anchors, specific, strict, self.records,
-                               lambda term: 0 < doc_freq[term] <= familiar_most,
-                               lambda term: doc_freq[term] == 1)
+            _exclude_off_topic(scopes, scored, names, self.records)
         fetched = fetch_history(ctx)
         base = {id(s): s.bm25 for s in scored}
         if any(s.evidence.path_match for s in scored):
@@ -470,7 +487,7 @@ class Scoring:
                     base[id(s)] += bonus
         kinds = route.file_kinds(touched) if anchors and not path_only else None
         ranking = _Ranking(ctx, scopes, scored, base, procedural, fetched, kinds,
-                           lambda memory: route.name_held(memory, anchors, specific), pools,
+                           names.name_held, pools,
                            self.records, lazy, evidence, all_groups)
         return _Prepared(ranking, specific)
 
@@ -907,21 +924,18 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 
 
-def _exclude_off_topic(scopes: Scopes, scored: list[Scored], query: tuple[str, ...],
-                       specific: Callable[[str], bool], strict: bool,
-                       records: dict[tuple[int, int], Record],
-                       familiar: Callable[[str], bool], own: Callable[[str], bool]) -> None:
-    """A query about something no memory holds, with no memory on its topic (`route.on_topic`):
-    only path matches and the memories it names by their id, a tag or a trigger phrase may
-    still load. New nouns in a task are normal ("rename a dashboard"): what keeps a pack is the
-    evidence that a memory is about the task, never the share of its words they contain."""
+def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names,
+                       records: dict[tuple[int, int], Record]) -> None:
+    """A query about something no memory holds, with no memory on its topic (`route.on_topic`,
+    judged by the caller): only path matches and the memories it names by their id, a tag or a
+    trigger phrase may still load. New nouns in a task are normal ("rename a dashboard"): what
+    keeps a pack is the evidence that a memory is about the task, never the share of its words
+    they contain."""
     live = [s for s in scored if s.excluded is None]
-    if any(route.on_topic(s.evidence, specific, strict, familiar, own) for s in live):
-        return
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
     _load_records(scopes, named, records)
-    exempt = {id(s) for s in named if route.names_itself(s.rec.memory, query, specific)}
+    exempt = {id(s) for s in named if names.names_itself(s.rec.memory)}
     for item in live:
         if id(item) not in exempt:
             item.excluded = "off-topic"

@@ -36,7 +36,7 @@ NAME_MAX_WORDS = 12
 # A memory that alone holds this many of a long description's words is about it (`on_topic`):
 # one or two such words in a long body are chance.
 OWN_WORDS = 3
-# Where a memory names its topic (id, tags, trigger phrases): see `names_itself`.
+# Where a memory names its topic (id, tags, trigger phrases): see `Names`.
 NAMING_FIELDS = frozenset({"id", "tags", "triggers"})
 
 
@@ -70,7 +70,7 @@ class Evidence:
     @property
     def may_hold_id(self) -> bool:
         """Two anchors or more hit the id: without it the query cannot hold an id of two words
-        whole (`name_held`), which only the record can tell."""
+        whole (`Names.name_held`), which only the record can tell."""
         return sum(1 for fs in self.fields.values() if "id" in fs) >= 2
 
     @property
@@ -479,41 +479,59 @@ def content_words(query: Sequence[str]) -> int:
     return sum(1 for t in query if not _COMPOUND.search(t))
 
 
-def names_itself(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> bool:
-    """The prompt holds one of the memory's own names for its topic: its id, one of its tags
-    or one of its trigger phrases, every content word of it (stemmed), side by side. A name of
-    one word must also be `specific` ("code" or "design" as a tag names half a corpus) in a
-    prompt short enough for it to be the subject."""
-    words = [t for t in query if not _COMPOUND.search(t)]
-    short = content_words(query) <= NAME_MAX_WORDS
-    for phrase in (memory.id, *memory.tags, *memory.triggers):
-        simple = _name_words(phrase)
-        if not simple:
-            continue  # a name made only of stop words ("workflow") names nothing
-        if len(simple) == 1:
-            if short and simple[0] in query and specific(simple[0]):
-                return True
-        elif _side_by_side(simple, words):
-            return True
-    return False
+class Names:
+    """Which of a memory's own names for its topic (its id, tags and trigger phrases) one query
+    holds. Each phrase is judged once per query: a corpus repeats a few dozen tags and trigger
+    phrases across thousands of memories, and a broad query tests every candidate's names."""
+
+    def __init__(self, query: Sequence[str], specific: Callable[[str], bool]) -> None:
+        self._query = query
+        self._words = [t for t in query if not _COMPOUND.search(t)]
+        self._short = len(self._words) <= NAME_MAX_WORDS
+        self._specific = specific
+        self._held: dict[str, int] = {}
+
+    def names_itself(self, memory: Memory) -> bool:
+        """The prompt holds one of the memory's names, every content word of it (stemmed),
+        side by side. A name of one word must also be `specific` ("code" or "design" as a tag
+        names half a corpus) in a prompt short enough for it to be the subject."""
+        return any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
+
+    def name_held(self, memory: Memory) -> int:
+        """2 when the prompt holds the memory's id whole and the id has two content words or
+        more (`whole_id`), 1 when it holds another of its names (`names_itself`), 0 when none.
+        One id word names a family ("nextjs-..."); "Next.js, React and TypeScript" names
+        `nextjs-react-typescript`, not every Next.js memory."""
+        if self._judge(memory.id) == _WHOLE:
+            return 2
+        return 1 if self.names_itself(memory) else 0
+
+    def _holds(self, phrase: str) -> bool:
+        return self._judge(phrase) != _NOT_HELD
+
+    def _judge(self, phrase: str) -> int:
+        held = self._held.get(phrase)
+        if held is None:
+            simple = _name_words(phrase)
+            if not simple:
+                held = _NOT_HELD  # a name made only of stop words ("workflow") names nothing
+            elif len(simple) == 1:
+                one = self._short and simple[0] in self._query and self._specific(simple[0])
+                held = _HELD if one else _NOT_HELD
+            else:
+                held = _WHOLE if _side_by_side(simple, self._words) else _NOT_HELD
+            self._held[phrase] = held
+        return held
 
 
-def name_held(memory: Memory, query: Sequence[str], specific: Callable[[str], bool]) -> int:
-    """2 when the prompt holds the memory's id whole and the id has two content words or more
-    (`whole_id`), 1 when it holds another of its names (`names_itself`), 0 when none. One id
-    word names a family ("nextjs-..."); "Next.js, React and TypeScript" names
-    `nextjs-react-typescript`, not every Next.js memory."""
-    own = _name_words(memory.id)
-    if len(own) >= 2 and _side_by_side(own, [t for t in query if not _COMPOUND.search(t)]):
-        return 2
-    return 1 if names_itself(memory, query, specific) else 0
+_NOT_HELD, _HELD, _WHOLE = 0, 1, 2  # a name of two words or more held whole is _WHOLE
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
 def _name_words(phrase: str) -> tuple[str, ...]:
-    """A name's stemmed words, compounds left out unless it has nothing else. Memoized: a
-    corpus repeats a few dozen tags and trigger phrases across thousands of memories, and a
-    broad query tests every candidate's names."""
+    """A name's stemmed words, compounds left out unless it has nothing else. Memoized for
+    the process, ids included: a broad query tests every candidate's names, and a server
+    answers many queries over the same memories."""
     terms = phrase_terms(phrase)
     return tuple(t for t in terms if not _COMPOUND.search(t)) or terms
 

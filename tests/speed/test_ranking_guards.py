@@ -273,3 +273,33 @@ def test_widening_undoes_the_duplicates_a_narrow_ranking_marked(
         assert _outcome(widened, wide) == _outcome(at_once, fresh)
     finally:
         scopes.close()
+
+
+def test_a_long_query_with_an_unknown_word_ranks_lazily_once_a_memory_is_on_topic(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A word no memory holds makes the zero-match rule judge the query; when the evidence shows
+    # a memory on its topic that rule keeps everything, so the ranking may stop early as for
+    # any other query, and must give the pack a full ranking gives.
+    root = workspace / ".engram"
+    make_corpus(root, 300, seed=5)
+    write_memory(root, "stripe.md", "---\nid: stripe-signatures\ntype: rule\n"
+                 "tags: [stripe, webhook]\nsummary: Verify Stripe webhook signatures\n---\n"
+                 "Check the signature header of every Stripe webhook before the handler runs.\n")
+    decoded: list[int] = []
+    real = rank._load_records
+
+    def counted(scopes: Scopes, items: list[rank.Scored], records: dict[object, object]
+                ) -> None:
+        decoded.append(sum(1 for item in items if item.record is None))
+        real(scopes, items, records)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rank, "_load_records", counted)
+    query = "verify the stripe webhook signature in the payment handler before qwzxplor runs"
+    fast = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False)
+    full = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False, explain=True)
+    fast_shape = shape(fast)
+    fast_decoded = sum(decoded)
+    full_shape = shape(full)
+    assert fast_shape[0][0][0] == "stripe-signatures"
+    assert fast_shape[:2] == full_shape[:2]
+    assert fast_decoded <= 100 < sum(decoded) - fast_decoded
