@@ -236,8 +236,10 @@ class Scoring:
     decoded records are kept between the calls, and each call ranks afresh from them."""
 
     def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
-                 touched: list[str], procedural: bool, gate: bool, path_only: bool) -> None:
+                 touched: list[str], procedural: bool, gate: bool, path_only: bool,
+                 quoted: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
         self.scopes = scopes
         self.anchors = anchors
         self.touched = touched
@@ -413,6 +415,9 @@ class Scoring:
         def familiar(term: str) -> bool:
             return 0 < doc_freq[term] <= familiar_most
 
+        def alone(term: str) -> bool:  # held by one memory only
+            return doc_freq[term] == 1
+
         def judge(lazy: bool) -> tuple[list[Scored], list[_Pool], list[dict[int, str]]]:
             scored: list[Scored] = []
             pools: list[_Pool] = []
@@ -447,18 +452,20 @@ class Scoring:
                     item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
                     scored.append(item)
                     _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
-                             len(anchors), specific)
+                             len(anchors), specific, self.quoted)
                 for keys in by_evidence:
                     pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
-                    _exclude(pool.model, ctx, None, False, gate, len(anchors), specific)
+                    _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
+                             self.quoted)
                     pools.append(pool)
             if anchors and not path_only:
-                _exclude_named_clauses(scopes, scored, anchors, self.records)
+                asked = tuple(a for a in anchors if a not in self.quoted)
+                _exclude_named_clauses(scopes, scored, asked, self.records)
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, strict, familiar)
+            route.on_topic(s.evidence, specific, strict, familiar, alone)
             for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
@@ -596,12 +603,13 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
-             gate: bool, anchor_count: int, specific: Callable[[str], bool]) -> None:
+             gate: bool, anchor_count: int, specific: Callable[[str], bool],
+             quoted: frozenset[str] = frozenset()) -> None:
     e = item.evidence
     # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
     # can fail before the gate: testing that first keeps the common case to one check.
     if memory is not None or shadowed or e.negated or not e.tf:
-        reason = _visibility_exclusion(e, ctx, memory, shadowed)
+        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted)
         if reason is not None:
             item.excluded, item.detail = reason
             return
@@ -610,7 +618,8 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 
 
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
-                          shadowed: bool) -> tuple[str, str] | None:
+                          shadowed: bool, quoted: frozenset[str] = frozenset()
+                          ) -> tuple[str, str] | None:
     """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
     the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
@@ -622,7 +631,7 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
         return "role", "roles " + ",".join(memory.roles)
     if not e.tf and not e.path_match:
         return "negated", "matched only its own exclusion clause"
-    if route.is_negated(e):
+    if route.is_negated(e, quoted):
         return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
     return None
 

@@ -33,6 +33,9 @@ FAMILIAR_SHARE = 1 / 3
 # A one-word name is the subject of a task of up to this many content words ("add a field to
 # the Patient model"); in a long description it is an aside ("... in Python applications").
 NAME_MAX_WORDS = 12
+# A memory that alone holds this many of a long description's words is about it (`on_topic`):
+# one or two such words in a long body are chance.
+OWN_WORDS = 3
 # Where a memory names its topic (id, tags, trigger phrases): see `Names`.
 NAMING_FIELDS = frozenset({"id", "tags", "triggers"})
 
@@ -222,17 +225,44 @@ def passes_gate(anchor_count: int, ev: Evidence, specific: Callable[[str], bool]
         "triggers" in fields and specific(term) for term, fields in ev.fields.items())
 
 
-def is_negated(ev: Evidence) -> bool:
+def is_negated(ev: Evidence, quoted: frozenset[str] = frozenset()) -> bool:
     """The author's own "do not use for X" clause is what the query matched.
 
     Excluded when the clause holds more of the matched anchors than the rest of the memory does
-    (at least two, or every one): the memory said it is not for this.
+    (at least two, or every one): the memory said it is not for this. Anchors the prompt holds
+    only inside an exclusion clause of its own (`quoted_clause_words`) are not asked for.
     """
-    if not ev.negated or ev.path_match:
+    negated = ev.negated - quoted if quoted else ev.negated
+    if not negated or ev.path_match:
         return False
-    outside = set(ev.tf) - ev.negated
-    inside = len(ev.negated)
+    outside = set(ev.tf) - negated
+    inside = len(negated)
     return (inside >= 2 and inside > len(outside)) or not outside
+
+
+# Every exclusion clause holds one of these (a looser `clauses.NEGATION_WORD`): a prompt without
+# any is never split into clauses.
+_MAY_NEGATE = re.compile(r"not|never|avoid|skip|n['’]t", re.IGNORECASE)
+
+
+def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
+    """The anchors the prompt holds only inside an exclusion clause of its own, marker and all
+    ("... - not for simple single-file artifacts"): a prompt that says "do not use this for X"
+    quotes a memory's description or body, or excludes X itself; either way it does not ask
+    for X. A memory's own full description pasted as the prompt names that memory, and its
+    clause must not exclude it."""
+    if not _MAY_NEGATE.search(query):
+        return frozenset()  # the common case: no clause, nothing to split
+    from engram.clauses import negation_clauses  # its patterns cost a compile: only for these
+
+    clauses = negation_clauses(query)
+    if not clauses:
+        return frozenset()
+    rest = query
+    for clause in clauses:
+        rest = rest.replace(clause, " ")
+    inside = set(phrase_terms(" ".join(clauses))).difference(phrase_terms(rest))
+    return frozenset(a for a in anchors if a in inside)
 
 
 # Where a clause stops saying what is excluded and starts saying why ("not for the internal
@@ -302,7 +332,7 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
 
 
 def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
-             familiar: Callable[[str], bool]) -> bool:
+             familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -325,8 +355,19 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     its tag "patients", and "export" is in its body ("export or erasure of one patient's
     data"). "patient" alone is in a quarter of a clinic's memories and says nothing; "best" in
     `python-django-best-practices` is in half a corpus of "best practices" and names nothing.
+
+    A long description is on topic for a memory that alone holds OWN_WORDS of its words (`own`:
+    no other memory holds them), wherever they are: a description of web accessibility
+    standards that meets "WCAG", "EAA" and "ADA" in one rule's body, and in no other memory, is
+    that rule's own description, whose summary is missing. In a short task a few such words are
+    chance, the more so in a small workspace where every long body holds words no other memory
+    does ("write", "role", "install" and "nginx" in the one deployment guide, for "write an
+    Ansible role to install nginx").
     """
     if ev.path_match:
+        return True
+    if strict and own is not None and sum(
+            1 for t in ev.tf if not _COMPOUND.search(t) and own(t)) >= OWN_WORDS:
         return True
     stated, anywhere = specific_hits(ev, specific)
     if strict:

@@ -54,6 +54,39 @@ def test_own_exclusion_clause_never_pulls_the_memory_in(workspace: Path, summary
     assert pack_ids(workspace, "render the monthly PDF report") == ["pdf-reports"]
 
 
+ARTIFACTS = ("Builds multi-component HTML artifacts with React and Tailwind, for complex "
+             "artifacts with routing or state - not for simple single-file HTML artifacts.")
+
+
+def test_a_prompt_quoting_a_memory_with_its_clause_loads_that_memory(workspace: Path) -> None:
+    # A memory's whole description pasted as the prompt holds its clause, marker and all: the
+    # prompt names the memory and says "not for X" itself, so it does not ask for X. It was
+    # excluded as describing its own exclusion.
+    root = workspace / ".engram"
+    put(root, "artifacts.md", mem("web-artifacts", "skill", tags=["artifacts"], summary=ARTIFACTS,
+                                  body="Scaffold the app, bundle it to one file."))
+    put(root, "html.md", mem("html-snippets", tags=["html"],
+                             summary="Write small HTML snippets by hand."))
+    assert pack_ids(workspace, ARTIFACTS)[0] == "web-artifacts"
+    # The excluded task, asked for, still keeps it out.
+    _, rows = dry(workspace, "simple single-file HTML artifacts")
+    assert rows["web-artifacts"]["status"] == "excluded: negated"
+
+
+def test_a_prompt_repeating_a_body_exclusion_sentence_is_not_that_task(workspace: Path) -> None:
+    root = workspace / ".engram"
+    put(root, "notes.md", mem(
+        "release-notes", "skill", summary="Draft the release notes for a version.",
+        body="Collect the merged pull requests.\n\nDo not use this skill when the release "
+             "notes are already approved by legal."))
+    put(root, "other.md", mem("changelog", tags=["changelog"], summary="Keep a changelog."))
+    sentence = "Do not use this skill when the release notes are already approved by legal."
+    assert pack_ids(workspace, sentence) == ["release-notes"]
+    # Without the marker, the prompt asks for the excluded case.
+    _, rows = dry(workspace, "release notes already approved by legal")
+    assert rows["release-notes"]["status"] == "excluded: negated"
+
+
 def test_an_exclusion_on_the_last_line_keeps_the_memory_out_of_that_task(
         workspace: Path) -> None:
     # The author's clause closes the body; before, it was not found there and its words
@@ -304,6 +337,25 @@ def test_words_met_only_in_a_long_body_do_not_make_a_topic_known(workspace: Path
     # Where the memory states the word, the topic is known ("deploy" is its tag).
     assert pack_ids(workspace, "write an Ansible role to deploy the service") == [
         "deployment-guide"]
+
+
+def test_words_only_one_memory_holds_make_a_long_description_its_topic(
+        workspace: Path) -> None:
+    # A long description (strict: a word must be rare and stated) of a rule whose summary is
+    # not there, and whose id ("a11y") shares no word with it: its body alone holds "WCAG" and
+    # "ADA". It came back empty (off-topic), though no other memory holds either word.
+    root = workspace / ".engram"
+    put(root, "a11y.md", mem("a11y", body=(
+        "Meet WCAG 2.2 AA. Under ADA Title II public sites must be usable by keyboard; every "
+        "interactive element needs an accessible name.")))
+    for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination"]):
+        put(root, f"m{n}.md", mem(f"{topic}-rules", tags=[topic],
+                                  summary=f"How {topic} works in modern web frameworks."))
+    query = ("Comprehensive web accessibility standards based on WCAG 2.2 AA, with anti-patterns, "
+             "legal enforcement context (ADA Title II) and fixes for modern web frameworks.")
+    assert pack_ids(workspace, query)[0] == "a11y"
+    # In a short task such words are chance: the deployment guide above, the one memory that
+    # says "role" and "nginx", stays out of "write an Ansible role to install nginx".
 
 
 def summary_workspace(root: Path) -> None:

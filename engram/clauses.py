@@ -1,0 +1,99 @@
+"""An author's exclusion clauses ("Do not use this skill for X", "not for X") found in text.
+
+Kept apart from parse.py so that routing can read a prompt's own clauses without the import
+cost of the memory parser (the safety scanner comes with it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Split text into sentences at . ! ? followed by white space, keeping the punctuation."""
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        before = text[max(start, end.start() - 8):end.start()].rsplit(None, 1)
+        if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+            continue
+        yield text[start:end.end()].strip()
+        start = end.end()
+    if text[start:].strip():
+        yield text[start:].strip()
+
+
+# Words that name the memory itself: "do not use *this skill* for X" excludes X from the memory,
+# while "do not use *mocks* for X" is a rule about X and must stay positive evidence.
+_SELF = (r"(?:it|this|these|them|me|here|(?:this|the)\s+(?:skill|memory|rule|guide|page|file|"
+         r"document|doc|note|knowledge|workflow|procedure|checklist|reference))")
+_USE_VERBS = r"(?:use|invoke|load|apply|trigger|select|choose|call|activate)"
+# In code, "never use for loops" and "not for...in" are about the `for` statement.
+_NOT_A_LOOP = r"(?![-\s]*(?:loops?\b|each\b|\.\.\.|in\b|of\b))"
+_IMPERATIVE = re.compile(
+    rf"\b(?:do\s+not|don['’]t|never|should\s+not|shouldn['’]t|must\s+not)\s+{_USE_VERBS}"
+    rf"(?:\s+{_SELF})?\s+(?:for\b{_NOT_A_LOOP}|(?:when|on|with|to|in|if)\b)",
+    re.IGNORECASE,
+)
+# The same exclusion said as advice: "avoid using this skill for X", "skip this rule when X".
+# The memory must be named, since "avoid using mocks for X" is a rule about X.
+_AVOID = re.compile(
+    rf"\b(?:avoid\s+(?:using|invoking|loading|applying|triggering)|skip)\s+{_SELF}\s+"
+    rf"(?:for\b{_NOT_A_LOOP}|(?:when|on|if)\b)",
+    re.IGNORECASE,
+)
+_NOT_FOR = re.compile(
+    r"\bnot\s+(?:(?:intended|meant|designed|suitable|to\s+be\s+used|be\s+used|used)\s+)?"
+    rf"(?:for\b{_NOT_A_LOOP}|when\b)",
+    re.IGNORECASE,
+)
+# "not for X" is the memory's own exclusion only where nothing else is its subject: at the start
+# of a sentence, after a separator ("..., not for X", "(not for X)", "but not for X"), or after
+# "this skill is". "The staging cluster is not for load tests" is a fact, and stays one.
+_AFTER_SEPARATOR = re.compile(r"(?:[(\[,;:—–-]|\bbut|\band|\bor|\bonly)\s*\Z", re.IGNORECASE)
+_SELF_SUBJECT = re.compile(
+    rf"{_SELF}(?:\s+(?:is|are|should|must|can|may|will))?(?:\s+(?:also|just|simply))?\s*",
+    re.IGNORECASE,
+)
+# "Should not be used for X" at the start of a sentence: the memory is the unspoken subject.
+_MODAL_START = re.compile(r"(?:should|must|shall|is|are)\s+", re.IGNORECASE)
+# A word every exclusion above contains: text without one (most of a body) is not split into
+# paragraphs and sentences to look for them.
+NEGATION_WORD = re.compile(r"(?:\b(?:not|never|avoid|skip)|n['’]t)\b", re.IGNORECASE)
+# Only the words just before a marker decide; looking further back costs time, not accuracy.
+_PREFIX_WINDOW = 40
+
+
+def negation_clauses(text: str) -> list[str]:
+    """The author's exclusion clauses in `text` ("Do not use it for X"), each from its marker to
+    the end of its sentence, line or semicolon, without the final punctuation."""
+    clauses: list[str] = []
+    if not NEGATION_WORD.search(text):
+        return clauses
+    for line in text.splitlines():
+        for sentence in sentences(line):
+            start = _clause_start(sentence)
+            if start is not None:
+                # A semicolon starts a new thought ("not for X; see Y"): the clause ends there.
+                clause = sentence[start:].split(";", 1)[0].rstrip(" .!?:,")
+                if clause and clause not in clauses:
+                    clauses.append(clause)
+    return clauses
+
+
+def _clause_start(sentence: str) -> int | None:
+    found = [m for m in (_IMPERATIVE.search(sentence), _AVOID.search(sentence)) if m]
+    imperative = min(found, key=lambda m: m.start()) if found else None
+    end = imperative.start() if imperative else len(sentence)
+    for match in _NOT_FOR.finditer(sentence, 0, end):
+        start = match.start()
+        tail = sentence[max(0, start - _PREFIX_WINDOW):start]
+        # Sentences arrive stripped, so position 0 is the start of a sentence.
+        if (start == 0 or _AFTER_SEPARATOR.search(tail)
+                or (start <= _PREFIX_WINDOW and (_SELF_SUBJECT.fullmatch(tail)
+                                                 or _MODAL_START.fullmatch(tail)))):
+            return start
+    return imperative.start() if imperative else None
