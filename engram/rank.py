@@ -388,6 +388,20 @@ class Scoring:
         `_Ranking.force`). False when it found none of them to rank."""
         return self._last is not None and self._last.ranking.force(wanted) > 0
 
+    def _take_quotes(self, scope_rank: int, keys: list[int],
+                     evidence: dict[int, route.Evidence], idfs: dict[str, float],
+                     doc_count: int) -> None:
+        """Count the clauses the prompt quotes whole as the quoting memory's body words
+        (`route.quoted_evidence`). A word held only in a clause has no IDF yet: it is in no
+        scoring field, so its IDF is the rarest's."""
+        body = self.weights[FIELDS.index("body")]
+        for key, clauses in _quoting(self.scopes, scope_rank, keys, evidence, self.anchors,
+                                     self.records):
+            evidence[key] = route.quoted_evidence(evidence[key], clauses, self.anchors, body)
+            for term in evidence[key].tf:
+                if term not in idfs:
+                    idfs[term] = idf(doc_count, 0)
+
     def _prepare(self, need: int | None, drop_weak: bool) -> _Prepared:
         """The candidates, judged, with their base scores, ready to rank."""
         ctx, scopes, anchors, touched = self.ctx, self.scopes, self.anchors, self.touched
@@ -446,6 +460,10 @@ class Scoring:
                         single = e.body_only
                         e.common = single is not None and doc_freq[single] > 1
                         e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+                touching = [key for key in one_by_one
+                            if ev[key].negated and not ev[key].path_match]
+                if touching and anchors:
+                    self._take_quotes(scope_rank, touching, ev, idfs, stats.doc_count)
                 bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
                                    defaultdict(float, lens), idfs, stats)
                 for key in one_by_one:
@@ -490,6 +508,21 @@ class Scoring:
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups)
         return _Prepared(ranking, specific)
+
+
+def _quoting(scopes: Scopes, scope_rank: int, keys: list[int],
+             evidence: dict[int, route.Evidence], anchors: tuple[str, ...],
+             records: dict[tuple[int, int], Record]) -> list[tuple[int, list[str]]]:
+    """The memories among `keys` (which touch an exclusion clause) whose clauses the prompt
+    quotes whole (`route.quotes`), with those clauses."""
+    items = [Scored(scope_rank, key, evidence[key]) for key in keys]
+    _load_records(scopes, items, records)
+    found = []
+    for item in items:
+        quoted = [c for c in item.rec.memory.negations if route.quotes(c, anchors)]
+        if quoted:
+            found.append((item.key, quoted))
+    return found
 
 
 def _path_matched(ev: route.Evidence | None,
@@ -936,6 +969,7 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names,
                                     for f in fs)]
     _load_records(scopes, named, records)
     exempt = {id(s) for s in named if names.names_itself(s.rec.memory)}
+    exempt.update(id(s) for s in live if s.evidence.quoted)
     for item in live:
         if id(item) not in exempt:
             item.excluded = "off-topic"

@@ -6,6 +6,7 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
@@ -14,6 +15,7 @@ from typing import Protocol
 from engram.index import FieldCounts, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
+from engram.tokenize import tokens
 
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
@@ -45,7 +47,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name", "whole_id")
+                 "whole_name", "whole_id", "quoted")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -57,6 +59,7 @@ class Evidence:
         self.rare_name = False  # a specific anchor hit the id or the tags
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
         self.whole_id = False  # it holds its id whole, an id of two content words or more
+        self.quoted = False  # the query quotes one of its exclusion clauses whole (`quotes`)
 
     @property
     def anchors_matched(self) -> int:
@@ -235,9 +238,10 @@ def is_negated(ev: Evidence, quoted: frozenset[str] = frozenset()) -> bool:
     negated = ev.negated - quoted if quoted else ev.negated
     if not negated or ev.path_match:
         return False
-    outside = set(ev.tf) - negated
+    # A word the memory states outside its clause too is not the clause's alone: "merged PR"
+    # in a deploy skill's own summary is what it is for, whatever its exclusion list repeats.
     inside = len(negated)
-    return (inside >= 2 and inside > len(outside)) or not outside
+    return (inside >= 2 and inside > len(ev.tf)) or not set(ev.tf) - negated
 
 
 # Every exclusion clause holds one of these (a looser `clauses.NEGATION_WORD`): a prompt without
@@ -268,20 +272,65 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 # Where a clause stops saying what is excluded and starts saying why ("not for the internal
 # endpoints, which change freely"): the reason's words are not the task to recognise.
 _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
-                  r"|\s[-\u2013\u2014]\s|\(")
+                  r"|\s[-\u2013\u2014]\s|\(|[:;]\s*(?:use|see|try|prefer|go|pick|run)\b",
+                  re.IGNORECASE)
 
 
-def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | None:
+def names_an_exclusion(negations: Iterable[str], query: Sequence[str]) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
-    reminders" is said of "send an SMS reminder", however much else the memory shares with it."""
+    reminders" is said of "send an SMS reminder", however much else the memory shares with it.
+    A clause the prompt quotes whole (`quotes`) is the memory's own sentence, not a task."""
     asked = set(query)
     for clause in negations:
+        if quotes(clause, query):
+            continue
         terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
         hits = len(terms & asked)
         if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
             return clause
     return None
+
+
+# A clause of at least this many content words (as written, "single-file" one word) is a
+# sentence: held whole by a prompt, it is quoted, not asked. A task that names what a memory
+# excludes is shorter ("simple single-file HTML/JSX artifacts", "SMS reminders").
+QUOTE_MIN_WORDS = 6
+
+
+def quotes(clause: str, query: Sequence[str]) -> bool:
+    """The prompt holds the clause whole, a sentence (QUOTE_MIN_WORDS words at least), every
+    content word in the clause's order. It is the memory's own sentence pasted ("The user is
+    asking about Zod for form validation or API input validation" from a list under "Do NOT
+    use this skill when"), not a task that falls under it ("add zod validation to the signup
+    form"), and it names the memory that wrote it."""
+    if sum(1 for word in clause.split() if phrase_terms(word)) < QUOTE_MIN_WORDS:
+        return False
+    where = {t: n for n, t in enumerate(query)}
+    places = []
+    for term in phrase_terms(clause):
+        if not _COMPOUND.search(term):
+            if term not in where:
+                return False
+            places.append(where[term])
+    return bool(places) and places == sorted(places)
+
+
+def quoted_evidence(ev: Evidence, clauses: Iterable[str], query: Sequence[str],
+                    body_weight: float) -> Evidence:
+    """The memory's evidence with the words of the clauses the prompt quotes (`quotes`) counted
+    as body words: a quoted sentence is the memory's own text, and finds it as any other body
+    sentence would. Only for the clauses quoted whole; every other clause stays negative."""
+    out = copy(ev)
+    out.quoted = True
+    asked = set(query)
+    for clause in clauses:
+        for term, n in Counter(t for t in tokens(clause) if t in asked).items():
+            out.tf[term] = out.tf.get(term, 0.0) + n * body_weight
+            fields = out.fields.get(term, ())
+            out.fields[term] = fields if "body" in fields else (*fields, "body")
+            out.negated.discard(term)
+    return out
 
 
 # A verb made from another by a prefix ("reschedule", "rebook", "unpublish") names the action
@@ -364,7 +413,7 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     does ("write", "role", "install" and "nginx" in the one deployment guide, for "write an
     Ansible role to install nginx").
     """
-    if ev.path_match:
+    if ev.path_match or ev.quoted:
         return True
     if strict and own is not None and sum(
             1 for t in ev.tf if not _COMPOUND.search(t) and own(t)) >= OWN_WORDS:

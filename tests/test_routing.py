@@ -193,6 +193,100 @@ def test_a_clause_is_judged_on_what_it_excludes_not_on_why(workspace: Path) -> N
     assert "api-versioning" in pack_ids(workspace, "add a breaking change to the v1 api")
 
 
+# Exclusions listed under a heading or a lead-in, as skill collections write them.
+QUEUE_BODY = ("Enqueue background work on the job queue with retries and a dead letter list.\n\n"
+              "## When NOT to use\n\n"
+              "- Replaying months of order history - the event log keeps it\n"
+              "- Windows desktop installers\n\n"
+              "## Retries\n\n"
+              "- Back off exponentially between attempts\n")
+QUEUE_LEAD_IN = ("Enqueue background work on the job queue with retries and a dead letter list.\n\n"
+                 "Do NOT use this skill for:\n\n"
+                 "- Replaying months of order history - the event log keeps it\n"
+                 "- Windows desktop installers\n\n"
+                 "Back off exponentially between attempts.\n")
+
+
+def queue_workspace(root: Path, body: str) -> None:
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"], body=body))
+    put(root, "events.md", mem("event-log", tags=["events", "replay"],
+                               summary="The append-only event log: consumers replay it."))
+
+
+@pytest.mark.parametrize("body", [QUEUE_BODY, QUEUE_LEAD_IN])
+def test_an_exclusion_list_keeps_the_memory_out_of_the_listed_task(workspace: Path,
+                                                                   body: str) -> None:
+    # Each item under "When NOT to use" (or after "Do NOT use this skill for:") is a clause of
+    # its own; they were ordinary body words and pulled the queue skill into the very task.
+    queue_workspace(workspace / ".engram", body)
+    query = "replay the order history of the last months for the new consumer"
+    assert pack_ids(workspace, query) == ["event-log"]
+    _, rows = dry(workspace, query)
+    assert rows["job-queue"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, "enqueue the work with retries") == ["job-queue"]
+
+
+@pytest.mark.parametrize("body", [QUEUE_BODY, QUEUE_LEAD_IN])
+def test_listed_exclusions_are_negative_evidence_only(tmp_path: Path, body: str) -> None:
+    raw = mem("job-queue", "skill", body=body).encode()
+    memory, problems = parse_memory(raw, display_path="q.md", scope="workspace", rel_path="q.md")
+    assert memory is not None and not problems
+    assert memory.negations == ("Replaying months of order history - the event log keeps it",
+                                "Windows desktop installers")
+    texts = field_texts(memory)
+    assert "desktop" in texts["negative"]
+    assert all("desktop" not in texts[f] for f in FIELDS if f != "negative")
+    # The list after the exclusions is the memory's own advice again.
+    assert "exponenti" in texts["body"]
+
+
+def test_a_colon_list_of_exclusions_excludes_every_item(workspace: Path) -> None:
+    # "DO NOT USE FOR: a - use x; b - use y": only the first item used to count.
+    root = workspace / ".engram"
+    put(root, "pubsub.md", mem(
+        "light-pubsub", "skill", tags=["pubsub"],
+        summary="Lightweight publish/subscribe between services. DO NOT USE FOR: event "
+                "sourcing - use the event log; fan-out by routing key - use the broker"))
+    put(root, "broker.md", mem("broker", tags=["broker", "routing"],
+                               summary="Exchanges and bindings route messages by key."))
+    query = "fan-out by routing key to the regional consumers"
+    _, rows = dry(workspace, query)
+    assert rows["light-pubsub"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, query) == ["broker"]
+
+
+def test_a_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> None:
+    # A list item long enough to be a sentence, pasted as the prompt, is the memory's own text:
+    # it names that memory, as any body sentence would, instead of excluding it.
+    root = workspace / ".engram"
+    put(root, "extract.md", mem(
+        "typed-extraction", "skill", tags=["extraction"],
+        body="Ask the model for JSON that matches a schema and validate it.\n\n"
+             "## When NOT to use\n\n"
+             "- The user wants form validation in the browser with a schema library\n"))
+    put(root, "forms.md", mem("web-forms", tags=["forms"], summary="Browser form handling."))
+    sentence = "The user wants form validation in the browser with a schema library"
+    assert pack_ids(workspace, sentence)[0] == "typed-extraction"
+    # Asked for as a task, it is what the memory is not for.
+    _, rows = dry(workspace, "add form validation in the browser")
+    assert rows["typed-extraction"]["status"] == "excluded: negated"
+
+
+def test_words_the_memory_states_outside_its_list_keep_it_for_its_task(workspace: Path) -> None:
+    # The list repeats "merged" and "pull request"; the summary says they are what it is for.
+    root = workspace / ".engram"
+    put(root, "promote.md", mem(
+        "promote", "skill", tags=["promote"],
+        summary="Promote a merged pull request to production and watch the rollout.",
+        body="Watch the pipeline run.\n\n## When NOT to use\n\n"
+             "- Getting a pull request's checks green before it is merged\n"))
+    put(root, "checks.md", mem("checks-loop", "skill", tags=["checks"],
+                               summary="Fix failing checks until the branch is green."))
+    assert pack_ids(workspace, "promote the merged pull request to production")[0] == "promote"
+    _, rows = dry(workspace, "get the checks on my pull request green before it is merged")
+    assert rows["promote"]["status"] == "excluded: negated"
+
+
 def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
     # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
     # own globs say it is for Python files.
