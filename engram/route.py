@@ -241,7 +241,7 @@ def is_negated(ev: Evidence, quoted: frozenset[str] = frozenset()) -> bool:
     # A word the memory states outside its clause too is not the clause's alone: "merged PR"
     # in a deploy skill's own summary is what it is for, whatever its exclusion list repeats.
     inside = len(negated)
-    return (inside >= 2 and inside > len(ev.tf)) or not set(ev.tf) - negated
+    return inside >= 2 and inside > len(ev.tf)
 
 
 # Every exclusion clause holds one of these (a looser `clauses.NEGATION_WORD`): a prompt without
@@ -282,11 +282,17 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str]) -> str | 
     reminders" is said of "send an SMS reminder", however much else the memory shares with it.
     A clause the prompt quotes whole (`quotes`) is the memory's own sentence, not a task."""
     asked = set(query)
+    # A long description meets a clause's few words by chance ("company", "pipeline" in a
+    # deploy skill's own description and in its "companies not yet on the pipeline"): there the
+    # clause must be a third of what the query says, as a task's is.
+    words = content_words(query)
     for clause in negations:
         if quotes(clause, query):
             continue
         terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
         hits = len(terms & asked)
+        if words > NAME_MAX_WORDS and 3 * hits < words:
+            continue
         if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
             return clause
     return None
