@@ -478,7 +478,8 @@ class Scoring:
                     pools.append(pool)
             if anchors and not path_only:
                 asked = tuple(a for a in anchors if a not in self.quoted)
-                _exclude_named_clauses(scopes, scored, asked, self.records)
+                _exclude_named_clauses(scopes, scored, asked, self.records,
+                                       lambda t: doc_freq[t] <= most)
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
@@ -945,14 +946,15 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
 
 
 def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[str, ...],
-                           records: dict[tuple[int, int], Record]) -> None:
+                           records: dict[tuple[int, int], Record],
+                           rare: Callable[[str], bool]) -> None:
     """Exclude memories whose own exclusion clause the query describes (not a touched file's:
     the path says the memory applies). Only memories the query meets inside a clause are read."""
     touched = [s for s in scored if s.excluded is None and s.evidence.negated
                and not s.evidence.path_match]
     _load_records(scopes, touched, records)
     for item in touched:
-        clause = route.names_an_exclusion(item.rec.memory.negations, anchors)
+        clause = route.names_an_exclusion(item.rec.memory.negations, anchors, rare)
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 

@@ -276,11 +276,17 @@ _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
                   re.IGNORECASE)
 
 
-def names_an_exclusion(negations: Iterable[str], query: Sequence[str]) -> str | None:
+def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
+                       rare: Callable[[str], bool] | None = None) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
     reminders" is said of "send an SMS reminder", however much else the memory shares with it.
-    A clause the prompt quotes whole (`quotes`) is the memory's own sentence, not a task."""
+    A clause the prompt quotes whole (`quotes`) is the memory's own sentence, not a task.
+
+    A clause listing alternatives excludes each ("Windows or macOS host administration" is said
+    of Windows host setup; "Kubernetes, container orchestrators, or PaaS deployment design" of
+    a Kubernetes deployment): an alternative of one word must be `rare` (few memories hold it
+    where it scores), as a common one ("tests" in "tests or docs") names no task."""
     asked = set(query)
     # A long description meets a clause's few words by chance ("company", "pipeline" in a
     # deploy skill's own description and in its "companies not yet on the pipeline"): there the
@@ -289,13 +295,22 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str]) -> str | 
     for clause in negations:
         if quotes(clause, query):
             continue
-        terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
-        hits = len(terms & asked)
-        if words > NAME_MAX_WORDS and 3 * hits < words:
-            continue
-        if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
-            return clause
+        what = _WHY.split(clause, 1)[0]
+        parts = _ALTERNATIVES.split(what) if rare is not None else []
+        for part in [what, *(parts if len(parts) > 1 else [])]:
+            terms = {t for t in phrase_terms(part) if not _COMPOUND.search(t)}
+            if part is not what and len(terms) == 1 and not (rare and rare(next(iter(terms)))):
+                continue
+            hits = len(terms & asked)
+            if words > NAME_MAX_WORDS and 3 * hits < words:
+                continue
+            if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
+                return clause
     return None
+
+
+# Alternatives in what a clause excludes: "X or Y", "X, Y, or Z".
+_ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
 
 
 # A clause of at least this many content words (as written, "single-file" one word) is a

@@ -287,6 +287,39 @@ def test_words_the_memory_states_outside_its_list_keep_it_for_its_task(workspace
     assert rows["promote"]["status"] == "excluded: negated"
 
 
+def test_each_alternative_a_clause_lists_is_excluded(workspace: Path) -> None:
+    # "Windows or macOS host administration": a task on a Windows machine is one of them,
+    # though it holds one of the clause's four words.
+    root = workspace / ".engram"
+    put(root, "host.md", mem(
+        "linux-hosting", "skill", tags=["linux", "hosting"],
+        summary="Bring up a Linux server for hosting: firewall, reverse proxy, certificates.",
+        body="Open only the ports the proxy needs.\n\n## When NOT to use\n\n"
+             "- Windows or macOS host administration\n"))
+    put(root, "agents.md", mem("build-agents", tags=["build", "agents"],
+                               summary="CI build agents and their images."))
+    query = "open the ports on the Windows build agent"
+    _, rows = dry(workspace, query)
+    assert rows["linux-hosting"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, query) == ["build-agents"]
+    assert pack_ids(workspace, "put the app behind a reverse proxy on the linux server")[0] == (
+        "linux-hosting")
+
+
+def test_a_common_word_alone_in_a_clause_excludes_nothing(workspace: Path) -> None:
+    # "tests" is in most memories: as one alternative of "tests or load scripts" it names no
+    # task of its own, and a test task for the API keeps the API rule.
+    root = workspace / ".engram"
+    put(root, "api.md", mem("api-rules", tags=["api"], summary="Version the API and its tests.",
+                            body="Keep old fields for a release.\n\n"
+                                 "Not for tests or load scripts.\n"))
+    for n in range(3):
+        put(root, f"t{n}.md", mem(f"tests-{n}", tags=[f"area{n}"],
+                                  summary=f"Write tests for area {n}."))
+    _, rows = dry(workspace, "version the api tests")
+    assert rows["api-rules"]["status"] != "excluded: negated"
+
+
 def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
     # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
     # own globs say it is for Python files.
