@@ -509,7 +509,7 @@ def holds_a_name(memory: Memory, query: Sequence[str]) -> bool:
     """The prompt holds the memory's id or one of its tags, every content word side by side,
     however common: "deploy canary" names each memory tagged "deploy", not only the one tagged
     "canary" too. A memory the prompt names so keeps its body (`name_taken`)."""
-    words = [t for t in query if not _COMPOUND.search(t)]
+    words = _spoken(query)
     names = map(_name_words, (memory.id, *memory.tags))
     return any(_side_by_side(simple, words) for simple in names if simple)
 
@@ -556,8 +556,8 @@ class Names:
 
     def __init__(self, query: Sequence[str], specific: Callable[[str], bool]) -> None:
         self._query = query
-        self._words = [t for t in query if not _COMPOUND.search(t)]
-        self._short = len(self._words) <= NAME_MAX_WORDS
+        self._words = _spoken(query)
+        self._short = content_words(query) <= NAME_MAX_WORDS
         self._specific = specific
         self._held: dict[str, int] = {}
 
@@ -604,6 +604,20 @@ def _name_words(phrase: str) -> tuple[str, ...]:
     answers many queries over the same memories."""
     terms = phrase_terms(phrase)
     return tuple(t for t in terms if not _COMPOUND.search(t)) or terms
+
+
+def _spoken(query: Sequence[str]) -> list[str]:
+    """The query's words as written, for judging what stands side by side: compounds left out
+    for their parts, and a part a word was split into ("git" and "hub" of "GitHub", "type" of
+    "TypeScript") left out for the word, so that "GitHub Actions" holds `github-actions`."""
+    words: list[str] = []
+    for term in query:
+        if _COMPOUND.search(term):
+            continue
+        if words and len(term) < len(words[-1]) and term in words[-1]:
+            continue
+        words.append(term)
+    return words
 
 
 def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:

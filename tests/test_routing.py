@@ -578,6 +578,21 @@ def test_a_query_holding_a_memory_name_whole_ranks_it_first(workspace: Path) -> 
     assert "exact1.25" not in rows["react-stack-0"]["multipliers"]
 
 
+def test_a_camel_case_name_held_whole_is_the_memory_s_id(workspace: Path) -> None:
+    # "GitHub" is also read as "git" and "hub"; those parts stood between "github" and
+    # "actions", so the prompt did not hold `github-actions` side by side.
+    root = workspace / ".engram"
+    put(root, "gha.md", mem("github-actions", tags=["github", "actions"],
+                            body="Pin third-party actions to a commit."))
+    for n in range(4):
+        put(root, f"g{n}.md", mem(f"github-team-{n}", tags=["github"],
+                                  body=f"Team {n} keeps its actions and github settings here."))
+    query = "Cache dependencies in the GitHub Actions workflows"
+    _, rows = dry(workspace, query)
+    assert "whole-id1.25" in rows["github-actions"]["multipliers"]
+    assert pack_ids(workspace, query, "--limit", "2")[0] == "github-actions"
+
+
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
     # Most of a chatty prompt is unknown to three memories: unknown words say little here.
     root = workspace / ".engram"
