@@ -15,7 +15,7 @@ from typing import Protocol
 from engram.index import FieldCounts, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
-from engram.tokenize import tokens
+from engram.tokenize import stem, tokens
 
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
@@ -379,6 +379,15 @@ def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[st
         bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
 
 
+# Verbs that frame a task rather than name a thing ("takes 40 seconds", "figure out which",
+# "keep trying"): one no memory holds is not the new topic the zero-match rule looks for.
+_FRAMING = frozenset(stem(w) for w in """
+take takes took taking figure figures figuring look looks looking keep keeps kept keeping
+seem seems seemed try tries tried trying give gives gave given know knows knew think thinks
+thought see sees saw seen come comes came go goes went gone tell tells told
+""".split())
+
+
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it.
@@ -390,7 +399,7 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
     return len(anchors) >= GATE_MIN_ANCHORS and not all(
-        known(a) for a in anchors if not _COMPOUND.search(a))
+        known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:

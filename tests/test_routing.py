@@ -428,6 +428,22 @@ def test_the_same_words_route_when_the_topic_is_known(tmp_path: Path) -> None:
         "data-pipelines"
 
 
+def test_a_verb_that_frames_the_task_is_not_an_unknown_topic(workspace: Path) -> None:
+    # "take", "look" and "figure" are in no memory; they name nothing, and the words that do are in
+    # the database rule ("slow report queries", "missing index").
+    root = workspace / ".engram"
+    put(root, "db.md", mem("database-rules", tags=["database", "sql"],
+                           summary="Constraints, transactions and connection pooling.",
+                           body="Find slow report queries with the query plan.\n\n"
+                                "Add the missing index on the join columns."))
+    put(root, "queue.md", mem("job-queue", tags=["jobs"], summary="Background jobs retry."))
+    assert pack_ids(workspace, "the report query is slow, take a look and figure out which "
+                               "index is missing") == ["database-rules"]
+    # A name no memory holds still is a topic of its own.
+    assert ok(load(workspace, "the Cassandra report query is slow, figure out which index is "
+                              "missing")) == EMPTY
+
+
 @pytest.mark.parametrize(("query", "paths", "expected"), [
     ("edit this file", ["migrations/0042_add_index.sql"], "db-migrations"),
     ("add a small feature to this file", ["src/api/users.py"], "api-errors"),
