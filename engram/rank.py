@@ -483,8 +483,14 @@ class Scoring:
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
+        def phrase_of(item: Scored) -> Callable[[set[str]], bool]:
+            def held(terms: set[str]) -> bool:
+                _load_records(scopes, [item], self.records)
+                return route.holds_half_a_trigger(item.rec.memory.triggers, terms, anchors)
+            return held
+
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, strict, familiar, alone)
+            route.on_topic(s.evidence, specific, strict, familiar, alone, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)

@@ -411,7 +411,8 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
 
 
 def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
-             familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None) -> bool:
+             familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None,
+             phrase: Callable[[set[str]], bool] | None = None) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -453,9 +454,28 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
         return stated >= 2
     if stated == 0:
         return anywhere >= 1 and named_by_familiar_word(ev, familiar)
-    return (anywhere >= 2 or any(
-        NAMING_FIELDS.intersection(fields) for term, fields in ev.fields.items()
-        if not _COMPOUND.search(term) and specific(term)))
+    if anywhere >= 2:
+        return True
+    naming = {term: fields for term, fields in ev.fields.items()
+              if not _COMPOUND.search(term) and specific(term)
+              and NAMING_FIELDS.intersection(fields)}
+    if any(STRONG_FIELDS.intersection(fields) for fields in naming.values()):
+        return True
+    # A word of a trigger phrase names the memory when the prompt holds the phrase, or half of
+    # it: "node" of "creating microservices with node.js" is not "the Elasticsearch nodes".
+    return bool(naming) and (phrase is None or phrase(set(naming)))
+
+
+def holds_half_a_trigger(triggers: Iterable[str], terms: set[str],
+                         query: Sequence[str]) -> bool:
+    """The prompt holds at least half the content words of one of the memory's trigger
+    phrases that holds one of `terms` ("restrict this to admins" in "only admins may void")."""
+    asked = set(query)
+    for trigger in triggers:
+        words = set(_name_words(trigger))
+        if words & terms and 2 * len(words & asked) >= len(words):
+            return True
+    return False
 
 
 def named_by_familiar_word(ev: Evidence, familiar: Callable[[str], bool]) -> bool:

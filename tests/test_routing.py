@@ -444,6 +444,19 @@ def test_a_verb_that_frames_the_task_is_not_an_unknown_topic(workspace: Path) ->
                               "missing")) == EMPTY
 
 
+def test_one_word_of_a_trigger_phrase_is_not_its_name(workspace: Path) -> None:
+    # "node" of "writing backend services in node.js" is not the Elasticsearch nodes; a prompt
+    # holding half of the phrase is the task it names, new nouns around it or not.
+    root = workspace / ".engram"
+    put(root, "node.md", mem("fastify-services", "skill", tags=["fastify"],
+                             triggers=["writing backend services in node.js"],
+                             body="Use Fastify and structured logging."))
+    put(root, "queue.md", mem("job-queue", tags=["jobs"], summary="Background jobs retry."))
+    assert ok(load(workspace, "tune the heap of the Elasticsearch nodes")) == EMPTY
+    assert pack_ids(workspace, "writing backend services in Node for the Cassandra "
+                               "importer") == ["fastify-services"]
+
+
 @pytest.mark.parametrize(("query", "paths", "expected"), [
     ("edit this file", ["migrations/0042_add_index.sql"], "db-migrations"),
     ("add a small feature to this file", ["src/api/users.py"], "api-errors"),
