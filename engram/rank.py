@@ -460,9 +460,12 @@ class Scoring:
                         single = e.body_only
                         e.common = single is not None and doc_freq[single] > 1
                         e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+                # Only a memory met by several of its clause words can be quoted; the rest
+                # are not read for it.
                 touching = [key for key in one_by_one
-                            if ev[key].negated and not ev[key].path_match]
-                if touching and anchors:
+                            if len(ev[key].negated) >= route.QUOTE_MIN_TERMS
+                            and not ev[key].path_match]
+                if touching:
                     self._take_quotes(scope_rank, touching, ev, idfs, stats.doc_count)
                 bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
                                    defaultdict(float, lens), idfs, stats)
@@ -483,6 +486,9 @@ class Scoring:
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
+
+        # A memory's trigger phrases are read only when a word of one is all that could make
+        # it on topic (`route.on_topic`).
         def phrase_of(item: Scored) -> Callable[[set[str]], bool]:
             def held(terms: set[str]) -> bool:
                 _load_records(scopes, [item], self.records)

@@ -317,6 +317,9 @@ _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
 # sentence: held whole by a prompt, it is quoted, not asked. A task that names what a memory
 # excludes is shorter ("simple single-file HTML/JSX artifacts", "SMS reminders").
 QUOTE_MIN_WORDS = 6
+# Distinct stems such a sentence holds at the least (a word may come twice): a memory the
+# prompt meets by fewer of its clause words cannot be quoted.
+QUOTE_MIN_TERMS = 4
 
 
 def quotes(clause: str, query: Sequence[str]) -> bool:
