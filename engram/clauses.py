@@ -103,10 +103,13 @@ _LIST_OPENS = re.compile(r"[^:;.]{0,40}?:\s", re.IGNORECASE)
 
 # A heading, or a line ending in a colon, that announces a list of what the memory is not for:
 # "## When NOT to use", "## Non-Triggers", "Do NOT use this skill for:".
+# "Never use flowcharts for:" lists what flowcharts are not for, a rule about flowcharts: a
+# lead-in of that form counts only with the memory as its object or none.
 _EXCLUSION_HEADING = re.compile(
     r"\b(?:when|where)\s+not\s+to\s+(?:use|apply|invoke|load)\b|\bnon-?triggers?\b"
     r"|\banti-?triggers?\b|\bwhen\s+to\s+avoid\b|\bnot\s+(?:for|when)\b"
-    r"|\b(?:do\s+not|don['’]t|never)\s+(?:use|invoke|load|apply|trigger)\b",
+    rf"|\b(?:do\s+not|don['’]t|never)\s+{_USE_VERBS}(?:\s+{_SELF})?"
+    r"(?:\s+(?:for|when|if|on|with|in))?\s*:?\s*$",
     re.IGNORECASE)
 _HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")

@@ -240,6 +240,19 @@ def test_listed_exclusions_are_negative_evidence_only(tmp_path: Path, body: str)
     assert "exponenti" in texts["body"]
 
 
+def test_a_list_of_what_a_tool_is_not_for_is_a_rule_about_the_tool(workspace: Path) -> None:
+    # "Never use flowcharts for:" lists what flowcharts are not for; the items are the rule's
+    # advice, not tasks the memory excludes.
+    body = ("Draw a flowchart only for decisions.\n\nNever use flowcharts for:\n"
+            "- Reference material, which belongs in tables\n- Linear instructions\n")
+    raw = mem("diagram-style", body=body).encode()
+    memory, _ = parse_memory(raw, display_path="d.md", scope="workspace", rel_path="d.md")
+    assert memory is not None and memory.negations == ()
+    put(workspace / ".engram", "d.md", mem("diagram-style", tags=["diagrams"], body=body))
+    assert pack_ids(workspace, "the reference material as a flowchart") == [
+        "diagram-style"]
+
+
 def test_a_colon_list_of_exclusions_excludes_every_item(workspace: Path) -> None:
     # "DO NOT USE FOR: a - use x; b - use y": only the first item used to count.
     root = workspace / ".engram"
