@@ -91,6 +91,15 @@ def negation_clauses(text: str) -> list[str]:
     return clauses
 
 
+def after_marker(clause: str) -> str:
+    """What the clause excludes, without the marker it starts with ("Do not use this for SMS
+    reminders" -> "SMS reminders"); a list item has none."""
+    for m in (_IMPERATIVE.match(clause), _AVOID.match(clause), _NOT_FOR.match(clause)):
+        if m is not None:
+            return clause[m.end():].strip()
+    return clause
+
+
 def _marker_only(clause: str) -> bool:
     """The clause is its marker alone ("Do NOT use this skill for", a list's lead-in): what it
     excludes follows as the list's items (`listed_exclusions`)."""

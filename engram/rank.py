@@ -501,7 +501,8 @@ class Scoring:
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
         lazy = need is not None and not off_topic
-        names = route.Names(anchors, specific)
+        names = route.Names(anchors, specific,
+                            _sole_id(evidence, familiar) if strict else None)
         if off_topic:
             _exclude_off_topic(scopes, scored, names, self.records)
         fetched = fetch_history(ctx)
@@ -521,6 +522,18 @@ class Scoring:
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups)
         return _Prepared(ranking, specific)
+
+
+def _sole_id(evidence: list[dict[int, route.Evidence]], familiar: Callable[[str], bool]
+             ) -> Callable[[str], bool]:
+    """Whether at most SPECIFIC_MIN memories have a word in their id, and it is a word of the
+    workspace's domain, not boilerplate ("write" of `writing-skills`, in most memories):
+    `Names._names_by_id`."""
+    in_ids: Counter[str] = Counter()
+    for by_key in evidence:
+        for ev in by_key.values():
+            in_ids.update(t for t, fields in ev.fields.items() if "id" in fields)
+    return lambda term: 0 < in_ids[term] <= route.SPECIFIC_MIN and familiar(term)
 
 
 def _quoting(scopes: Scopes, scope_rank: int, keys: list[int],

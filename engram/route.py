@@ -313,13 +313,13 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
 _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
 
 
-# A clause of at least this many content words (as written, "single-file" one word) is a
-# sentence: held whole by a prompt, it is quoted, not asked. A task that names what a memory
-# excludes is shorter ("simple single-file HTML/JSX artifacts", "SMS reminders").
-QUOTE_MIN_WORDS = 6
-# Distinct stems such a sentence holds at the least (a word may come twice): a memory the
-# prompt meets by fewer of its clause words cannot be quoted.
-QUOTE_MIN_TERMS = 4
+# What a clause excludes, in at least this many words (its marker not counted), is a sentence:
+# held whole by a prompt, it is quoted, not asked. A task that names what a memory excludes is
+# shorter ("simple single-file HTML/JSX artifacts", "SMS reminders"). Seven, as a body sentence.
+QUOTE_MIN_WORDS = 7
+# Content stems such a sentence holds at the least ("the task is mainly about performance
+# tuning" has three): a memory the prompt meets by fewer of its clause words is not quoted.
+QUOTE_MIN_TERMS = 3
 
 
 def quotes(clause: str, query: Sequence[str]) -> bool:
@@ -328,7 +328,9 @@ def quotes(clause: str, query: Sequence[str]) -> bool:
     asking about Zod for form validation or API input validation" from a list under "Do NOT
     use this skill when"), not a task that falls under it ("add zod validation to the signup
     form"), and it names the memory that wrote it."""
-    if sum(1 for word in clause.split() if phrase_terms(word)) < QUOTE_MIN_WORDS:
+    from engram.clauses import after_marker  # only for memories met by several clause words
+
+    if len(after_marker(clause).split()) < QUOTE_MIN_WORDS:
         return False
     where = {t: n for n, t in enumerate(query)}
     places = []
@@ -586,18 +588,31 @@ class Names:
     holds. Each phrase is judged once per query: a corpus repeats a few dozen tags and trigger
     phrases across thousands of memories, and a broad query tests every candidate's names."""
 
-    def __init__(self, query: Sequence[str], specific: Callable[[str], bool]) -> None:
+    def __init__(self, query: Sequence[str], specific: Callable[[str], bool],
+                 sole_id: Callable[[str], bool] | None = None) -> None:
         self._query = query
         self._words = _spoken(query)
         self._short = content_words(query) <= NAME_MAX_WORDS
         self._specific = specific
+        self._sole_id = sole_id
         self._held: dict[str, int] = {}
 
     def names_itself(self, memory: Memory) -> bool:
         """The prompt holds one of the memory's names, every content word of it (stemmed),
         side by side. A name of one word must also be `specific` ("code" or "design" as a tag
         names half a corpus) in a prompt short enough for it to be the subject."""
-        return any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
+        return (any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
+                or self._names_by_id(memory.id))
+
+    def _names_by_id(self, ident: str) -> bool:
+        """A long description names the memory whose id is one word it holds, when no more than
+        SPECIFIC_MIN memories have that word in their id (`sole_id`): "... maintainable FastAPI
+        applications" is about `fastapi`, however many bodies mention FastAPI in passing, while
+        "python" in a dozen `python-*` ids names none of them."""
+        if self._short or self._sole_id is None:
+            return False
+        words = _name_words(ident)
+        return len(words) == 1 and words[0] in self._query and self._sole_id(words[0])
 
     def name_held(self, memory: Memory) -> int:
         """2 when the prompt holds the memory's id whole and the id has two content words or

@@ -285,6 +285,21 @@ def test_a_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> Non
     assert rows["typed-extraction"]["status"] == "excluded: negated"
 
 
+def test_a_seven_word_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> None:
+    # Seven words, three of them content words: a body sentence all the same.
+    root = workspace / ".engram"
+    put(root, "refactor.md", mem(
+        "module-refactors", "skill", tags=["refactors"],
+        body="Move code between packages in small steps.\n\n## When NOT to use\n\n"
+             "- the task is mainly about performance tuning\n"))
+    put(root, "perf.md", mem("profiling", tags=["profiling"],
+                             summary="Profile before tuning performance."))
+    assert pack_ids(workspace, "the task is mainly about performance tuning")[0] == (
+        "module-refactors")
+    _, rows = dry(workspace, "performance tuning of the report page")
+    assert rows["module-refactors"]["status"] == "excluded: negated"
+
+
 def test_words_the_memory_states_outside_its_list_keep_it_for_its_task(workspace: Path) -> None:
     # The list repeats "merged" and "pull request"; the summary says they are what it is for.
     root = workspace / ".engram"
@@ -633,6 +648,26 @@ def test_a_camel_case_name_held_whole_is_the_memory_s_id(workspace: Path) -> Non
     _, rows = dry(workspace, query)
     assert "whole-id1.25" in rows["github-actions"]["multipliers"]
     assert pack_ids(workspace, query, "--limit", "2")[0] == "github-actions"
+
+
+DESCRIPTION = ("Comprehensive guidelines for developing robust, scalable and maintainable {} "
+               "applications, covering project structure, performance, security and testing.")
+
+
+def test_a_long_description_names_the_memory_whose_one_word_id_it_holds(
+        workspace: Path) -> None:
+    # A rule's own description with its summary withheld: "FastAPI" is the rule's whole id, and
+    # two other memories mention FastAPI in passing. It came back empty as off-topic.
+    root = workspace / ".engram"
+    put(root, "fastapi.md", mem("fastapi", body="Keep route handlers thin; use dependencies."))
+    for n in range(2):
+        put(root, f"m{n}.md", mem(f"service-{n}", tags=[f"service{n}"],
+                                  body=f"Service {n} exposes a FastAPI app behind the proxy."))
+    for n in range(6):
+        put(root, f"p{n}.md", mem(f"python-{n}", body="Type hints everywhere."))
+    assert pack_ids(workspace, DESCRIPTION.format("FastAPI"))[0] == "fastapi"
+    # A word in many ids ("python") names none of them.
+    assert ok(load(workspace, DESCRIPTION.format("Python"))) == EMPTY
 
 
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
