@@ -313,9 +313,9 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
 _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
 
 
-# What a clause excludes, in at least this many words (its marker not counted), is a sentence:
-# held whole by a prompt, it is quoted, not asked. A task that names what a memory excludes is
-# shorter ("simple single-file HTML/JSX artifacts", "SMS reminders"). Seven, as a body sentence.
+# A listed exclusion of at least this many words is a sentence: held whole by a prompt, it is
+# quoted, not asked. A task that names what a memory excludes is shorter ("simple single-file
+# HTML/JSX artifacts", "SMS reminders"). Seven, as a body sentence.
 QUOTE_MIN_WORDS = 7
 # Content stems such a sentence holds at the least ("the task is mainly about performance
 # tuning" has three): a memory the prompt meets by fewer of its clause words is not quoted.
@@ -323,14 +323,16 @@ QUOTE_MIN_TERMS = 3
 
 
 def quotes(clause: str, query: Sequence[str]) -> bool:
-    """The prompt holds the clause whole, a sentence (QUOTE_MIN_WORDS words at least), every
-    content word in the clause's order. It is the memory's own sentence pasted ("The user is
-    asking about Zod for form validation or API input validation" from a list under "Do NOT
-    use this skill when"), not a task that falls under it ("add zod validation to the signup
-    form"), and it names the memory that wrote it."""
+    """The prompt holds a listed clause whole (one without a marker, QUOTE_MIN_WORDS words at
+    least), every content word in the clause's order. It is the memory's own sentence pasted
+    ("The user is asking about Zod for form validation or API input validation", from a list
+    under "Do NOT use this skill when"), not a task that falls under it ("add zod validation
+    to the signup form"), and it names the memory that wrote it."""
     from engram.clauses import after_marker  # only for memories met by several clause words
 
-    if len(after_marker(clause).split()) < QUOTE_MIN_WORDS:
+    # A clause with its marker ("Do not use this when ...") is quoted with the marker
+    # (`quoted_clause_words`); held without it, it is the task it excludes.
+    if after_marker(clause) != clause or len(clause.split()) < QUOTE_MIN_WORDS:
         return False
     where = {t: n for n, t in enumerate(query)}
     places = []
