@@ -529,11 +529,17 @@ def _sole_id(evidence: list[dict[int, route.Evidence]], familiar: Callable[[str]
     """Whether at most SPECIFIC_MIN memories have a word in their id, and it is a word of the
     workspace's domain, not boilerplate ("write" of `writing-skills`, in most memories):
     `Names._names_by_id`."""
-    in_ids: Counter[str] = Counter()
-    for by_key in evidence:
-        for ev in by_key.values():
-            in_ids.update(t for t, fields in ev.fields.items() if "id" in fields)
-    return lambda term: 0 < in_ids[term] <= route.SPECIFIC_MIN and familiar(term)
+    counted: list[Counter[str]] = []  # counted on the first one-word id a prompt holds
+
+    def sole(term: str) -> bool:
+        if not counted:
+            in_ids: Counter[str] = Counter()
+            for by_key in evidence:
+                for ev in by_key.values():
+                    in_ids.update(t for t, fields in ev.fields.items() if "id" in fields)
+            counted.append(in_ids)
+        return 0 < counted[0][term] <= route.SPECIFIC_MIN and familiar(term)
+    return sole
 
 
 def _quoting(scopes: Scopes, scope_rank: int, keys: list[int],
