@@ -83,7 +83,7 @@ def negation_clauses(text: str) -> list[str]:
             # A semicolon starts a new thought ("not for X; see Y"): the clause ends there,
             # unless the marker announced a list.
             first, *rest = sentence[start:].split(";")
-            items = [first, *rest] if _LIST_OPENS.match(sentence, start) else [first]
+            items = [first, *rest] if _opens_list(sentence[start:]) else [first]
             for item in items:
                 clause = item.strip().rstrip(" .!?:,")
                 if clause and clause not in clauses and not _marker_only(clause):
@@ -107,8 +107,12 @@ def _marker_only(clause: str) -> bool:
                for m in (_IMPERATIVE.match(clause), _AVOID.match(clause), _NOT_FOR.match(clause)))
 
 
-# A marker that announces a list of what it excludes: "DO NOT USE FOR: a; b", "Not for: a; b".
-_LIST_OPENS = re.compile(r"[^:;.]{0,40}?:\s", re.IGNORECASE)
+def _opens_list(clause: str) -> bool:
+    """The marker itself ends in a colon: "DO NOT USE FOR: a; b", "Not for: a; b". In "Do not
+    use this for production: it lacks auth; see the setup guide" the colon gives a reason, and
+    what follows the semicolon is no exclusion."""
+    colon = clause.find(":")
+    return 0 < colon <= _PREFIX_WINDOW and _marker_only(clause[:colon])
 
 # A heading, or a line ending in a colon, that announces a list of what the memory is not for:
 # "## When NOT to use", "## Non-Triggers", "Do NOT use this skill for:".

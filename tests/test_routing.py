@@ -266,6 +266,9 @@ def test_a_colon_list_of_exclusions_excludes_every_item(workspace: Path) -> None
     _, rows = dry(workspace, query)
     assert rows["light-pubsub"]["status"] == "excluded: negated"
     assert pack_ids(workspace, query) == ["broker"]
+    # A colon after more than the marker gives a reason; the semicolon ends the clause there.
+    assert negation_clauses("Do not use this for production: it lacks auth; see the setup "
+                            "guide.") == ["Do not use this for production: it lacks auth"]
 
 
 def test_a_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> None:
