@@ -69,18 +69,113 @@ _PREFIX_WINDOW = 40
 
 def negation_clauses(text: str) -> list[str]:
     """The author's exclusion clauses in `text` ("Do not use it for X"), each from its marker to
-    the end of its sentence, line or semicolon, without the final punctuation."""
+    the end of its sentence, line or semicolon, without the final punctuation. A marker ending
+    in a colon opens a list ("DO NOT USE FOR: event sourcing - use kafka; complex routing - use
+    rabbitmq"): each of its semicolon-separated items is a clause."""
     clauses: list[str] = []
     if not NEGATION_WORD.search(text):
         return clauses
     for line in text.splitlines():
         for sentence in sentences(line):
             start = _clause_start(sentence)
-            if start is not None:
-                # A semicolon starts a new thought ("not for X; see Y"): the clause ends there.
-                clause = sentence[start:].split(";", 1)[0].rstrip(" .!?:,")
-                if clause and clause not in clauses:
+            if start is None:
+                continue
+            # A semicolon starts a new thought ("not for X; see Y"): the clause ends there,
+            # unless the marker announced a list.
+            first, *rest = sentence[start:].split(";")
+            items = [first, *rest] if _opens_list(sentence[start:]) else [first]
+            for item in items:
+                clause = item.strip().rstrip(" .!?:,")
+                if clause and clause not in clauses and not _marker_only(clause):
                     clauses.append(clause)
+    return clauses
+
+
+def after_marker(clause: str) -> str:
+    """What the clause excludes, without the marker it starts with ("Do not use this for SMS
+    reminders" -> "SMS reminders"); a list item has none."""
+    for m in (_IMPERATIVE.match(clause), _AVOID.match(clause), _NOT_FOR.match(clause)):
+        if m is not None:
+            return clause[m.end():].strip()
+    return clause
+
+
+def _marker_only(clause: str) -> bool:
+    """The clause is its marker alone ("Do NOT use this skill for", a list's lead-in): what it
+    excludes follows as the list's items (`listed_exclusions`)."""
+    return any(m is not None and m.end() >= len(clause.rstrip())
+               for m in (_IMPERATIVE.match(clause), _AVOID.match(clause), _NOT_FOR.match(clause)))
+
+
+def _opens_list(clause: str) -> bool:
+    """The marker itself ends in a colon: "DO NOT USE FOR: a; b", "Not for: a; b". In "Do not
+    use this for production: it lacks auth; see the setup guide" the colon gives a reason, and
+    what follows the semicolon is no exclusion."""
+    colon = clause.find(":")
+    return 0 < colon <= _PREFIX_WINDOW and _marker_only(clause[:colon])
+
+# A heading, or a line ending in a colon, that announces a list of what the memory is not for:
+# "## When NOT to use", "## Non-Triggers", "Do NOT use this skill for:".
+# "Never use flowcharts for:" lists what flowcharts are not for, a rule about flowcharts: a
+# lead-in of that form counts only with the memory as its object or none.
+_EXCLUSION_HEADING = re.compile(
+    r"\b(?:when|where)\s+not\s+to\s+(?:use|apply|invoke|load)\b|\bnon-?triggers?\b"
+    r"|\banti-?triggers?\b|\bwhen\s+to\s+avoid\b|\bnot\s+(?:for|when)\b"
+    rf"|\b(?:do\s+not|don['’]t|never)\s+{_USE_VERBS}(?:\s+{_SELF})?"
+    r"(?:\s+(?:for|when|if|on|with|in))?\s*:?\s*$",
+    re.IGNORECASE)
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]")
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
+_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
+_EMPHASIS = re.compile(r"[*_]{1,3}|[\u274c\u2716\u26d4\U0001f6ab]\ufe0f?\s*")
+
+
+def listed_exclusions(body: str) -> list[str]:
+    """The items of a list the author put under a heading or lead-in that says what the memory
+    is not for ("## When NOT to use", "Do NOT use this skill for:"): each item is an exclusion
+    clause, as "Do not use this for <item>" would be. An item that is a clause of its own
+    ("Do not use this for X") is left to `negation_clauses`. Each clause is the item's text on
+    its first line as written, so that it can be taken out of the text it indexes."""
+    clauses: list[str] = []
+    if not NEGATION_WORD.search(body):
+        return clauses
+    under = False  # inside a section or paragraph that lists exclusions
+    by_heading = False
+    fenced = False
+    blank = False
+    for line in body.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        stripped = line.strip()
+        if _HEADING_LINE.match(line):
+            under = by_heading = bool(_EXCLUSION_HEADING.search(stripped))
+            continue
+        if not stripped:
+            blank = True
+            continue
+        item = _ITEM.match(line)
+        if item is None:
+            plain = _EMPHASIS.sub("", stripped)
+            if plain.endswith(":") and _EXCLUSION_HEADING.search(plain):
+                under = True  # a lead-in: "Do NOT use this skill for:"
+            elif blank or not under:
+                # Prose after a blank line ends a lead-in's list; a heading's section goes on.
+                under = by_heading and under
+            blank = False
+            continue
+        blank = False
+        if not under or item.start() > 0 and line[:item.start()].strip():
+            continue
+        text = line[item.end():].strip()
+        plain = _EMPHASIS.sub("", text).strip()
+        if not plain or _clause_start(plain) is not None:
+            continue
+        clause = text.rstrip(" .!?:,;")
+        if clause and clause not in clauses:
+            clauses.append(clause)
     return clauses
 
 

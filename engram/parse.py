@@ -9,12 +9,14 @@ import bisect
 import datetime as dt
 import difflib
 import hashlib
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from engram.clauses import NEGATION_WORD as _NEGATION_WORD
+from engram.clauses import listed_exclusions as _listed_exclusions
 from engram.clauses import negation_clauses as negation_clauses  # re-exported
 from engram.clauses import sentences as _sentences
 from engram.model import (
@@ -523,12 +525,12 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     # Authors put "Do not use this for X" anywhere, often as a memory's last line.
     paragraphs = (_prose_paragraphs([t for _, t in indexed])
                   if _NEGATION_WORD.search(indexed_body) else ())
-    negations = _unique(
-        clause
-        for text in (values["summary"], values["directive"], *paragraphs)
-        if text
-        for clause in negation_clauses(text)
-    )
+    negations = _unique(itertools.chain(
+        (clause
+         for text in (values["summary"], values["directive"], *paragraphs)
+         if text
+         for clause in negation_clauses(text)),
+        _listed_exclusions(indexed_body) if paragraphs else ()))
     return Memory(
         id=ident,
         type=kind,

@@ -388,6 +388,20 @@ class Scoring:
         `_Ranking.force`). False when it found none of them to rank."""
         return self._last is not None and self._last.ranking.force(wanted) > 0
 
+    def _take_quotes(self, scope_rank: int, keys: list[int],
+                     evidence: dict[int, route.Evidence], idfs: dict[str, float],
+                     doc_count: int) -> None:
+        """Count the clauses the prompt quotes whole as the quoting memory's body words
+        (`route.quoted_evidence`). A word held only in a clause has no IDF yet: it is in no
+        scoring field, so its IDF is the rarest's."""
+        body = self.weights[FIELDS.index("body")]
+        for key, clauses in _quoting(self.scopes, scope_rank, keys, evidence, self.anchors,
+                                     self.records):
+            evidence[key] = route.quoted_evidence(evidence[key], clauses, self.anchors, body)
+            for term in evidence[key].tf:
+                if term not in idfs:
+                    idfs[term] = idf(doc_count, 0)
+
     def _prepare(self, need: int | None, drop_weak: bool) -> _Prepared:
         """The candidates, judged, with their base scores, ready to rank."""
         ctx, scopes, anchors, touched = self.ctx, self.scopes, self.anchors, self.touched
@@ -446,6 +460,13 @@ class Scoring:
                         single = e.body_only
                         e.common = single is not None and doc_freq[single] > 1
                         e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+                # Only a memory met by several of its clause words can be quoted; the rest
+                # are not read for it.
+                touching = [key for key in one_by_one
+                            if len(ev[key].negated) >= route.QUOTE_MIN_TERMS
+                            and not ev[key].path_match]
+                if touching:
+                    self._take_quotes(scope_rank, touching, ev, idfs, stats.doc_count)
                 bm25 = bm25_scores({key: ev[key].tf for key in one_by_one},
                                    defaultdict(float, lens), idfs, stats)
                 for key in one_by_one:
@@ -460,17 +481,28 @@ class Scoring:
                     pools.append(pool)
             if anchors and not path_only:
                 asked = tuple(a for a in anchors if a not in self.quoted)
-                _exclude_named_clauses(scopes, scored, asked, self.records)
+                _exclude_named_clauses(scopes, scored, asked, self.records,
+                                       lambda t: doc_freq[t] <= most)
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
+
+        # A memory's trigger phrases are read only when a word of one is all that could make
+        # it on topic (`route.on_topic`).
+        def phrase_of(item: Scored) -> Callable[[set[str]], bool]:
+            def held(terms: set[str]) -> bool:
+                _load_records(scopes, [item], self.records)
+                return route.holds_half_a_trigger(item.rec.memory.triggers, terms, anchors)
+            return held
+
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, strict, familiar, alone)
+            route.on_topic(s.evidence, specific, strict, familiar, alone, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
         lazy = need is not None and not off_topic
-        names = route.Names(anchors, specific)
+        names = route.Names(anchors, specific,
+                            _sole_id(evidence, familiar) if strict else None)
         if off_topic:
             _exclude_off_topic(scopes, scored, names, self.records)
         fetched = fetch_history(ctx)
@@ -490,6 +522,39 @@ class Scoring:
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups)
         return _Prepared(ranking, specific)
+
+
+def _sole_id(evidence: list[dict[int, route.Evidence]], familiar: Callable[[str], bool]
+             ) -> Callable[[str], bool]:
+    """Whether at most SPECIFIC_MIN memories have a word in their id, and it is a word of the
+    workspace's domain, not boilerplate ("write" of `writing-skills`, in most memories):
+    `Names._names_by_id`."""
+    counted: list[Counter[str]] = []  # counted on the first one-word id a prompt holds
+
+    def sole(term: str) -> bool:
+        if not counted:
+            in_ids: Counter[str] = Counter()
+            for by_key in evidence:
+                for ev in by_key.values():
+                    in_ids.update(t for t, fields in ev.fields.items() if "id" in fields)
+            counted.append(in_ids)
+        return 0 < counted[0][term] <= route.SPECIFIC_MIN and familiar(term)
+    return sole
+
+
+def _quoting(scopes: Scopes, scope_rank: int, keys: list[int],
+             evidence: dict[int, route.Evidence], anchors: tuple[str, ...],
+             records: dict[tuple[int, int], Record]) -> list[tuple[int, list[str]]]:
+    """The memories among `keys` (which touch an exclusion clause) whose clauses the prompt
+    quotes whole (`route.quotes`), with those clauses."""
+    items = [Scored(scope_rank, key, evidence[key]) for key in keys]
+    _load_records(scopes, items, records)
+    found = []
+    for item in items:
+        quoted = [c for c in item.rec.memory.negations if route.quotes(c, anchors)]
+        if quoted:
+            found.append((item.key, quoted))
+    return found
 
 
 def _path_matched(ev: route.Evidence | None,
@@ -912,14 +977,15 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
 
 
 def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[str, ...],
-                           records: dict[tuple[int, int], Record]) -> None:
+                           records: dict[tuple[int, int], Record],
+                           rare: Callable[[str], bool]) -> None:
     """Exclude memories whose own exclusion clause the query describes (not a touched file's:
     the path says the memory applies). Only memories the query meets inside a clause are read."""
     touched = [s for s in scored if s.excluded is None and s.evidence.negated
                and not s.evidence.path_match]
     _load_records(scopes, touched, records)
     for item in touched:
-        clause = route.names_an_exclusion(item.rec.memory.negations, anchors)
+        clause = route.names_an_exclusion(item.rec.memory.negations, anchors, rare)
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 
@@ -936,6 +1002,7 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names,
                                     for f in fs)]
     _load_records(scopes, named, records)
     exempt = {id(s) for s in named if names.names_itself(s.rec.memory)}
+    exempt.update(id(s) for s in live if s.evidence.quoted)
     for item in live:
         if id(item) not in exempt:
             item.excluded = "off-topic"

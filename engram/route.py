@@ -6,6 +6,7 @@ No scoring here beyond collecting term frequencies; rank.py turns evidence into 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import chain, repeat
@@ -14,6 +15,7 @@ from typing import Protocol
 from engram.index import FieldCounts, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
+from engram.tokenize import stem, tokens
 
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
@@ -45,7 +47,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name", "whole_id")
+                 "whole_name", "whole_id", "quoted")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -57,6 +59,7 @@ class Evidence:
         self.rare_name = False  # a specific anchor hit the id or the tags
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
         self.whole_id = False  # it holds its id whole, an id of two content words or more
+        self.quoted = False  # the query quotes one of its exclusion clauses whole (`quotes`)
 
     @property
     def anchors_matched(self) -> int:
@@ -235,9 +238,10 @@ def is_negated(ev: Evidence, quoted: frozenset[str] = frozenset()) -> bool:
     negated = ev.negated - quoted if quoted else ev.negated
     if not negated or ev.path_match:
         return False
-    outside = set(ev.tf) - negated
+    # A word the memory states outside its clause too is not the clause's alone: "merged PR"
+    # in a deploy skill's own summary is what it is for, whatever its exclusion list repeats.
     inside = len(negated)
-    return (inside >= 2 and inside > len(outside)) or not outside
+    return inside >= 2 and inside > len(ev.tf)
 
 
 # Every exclusion clause holds one of these (a looser `clauses.NEGATION_WORD`): a prompt without
@@ -268,20 +272,93 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 # Where a clause stops saying what is excluded and starts saying why ("not for the internal
 # endpoints, which change freely"): the reason's words are not the task to recognise.
 _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
-                  r"|\s[-\u2013\u2014]\s|\(")
+                  r"|\s[-\u2013\u2014]\s|\(|[:;]\s*(?:use|see|try|prefer|go|pick|run)\b",
+                  re.IGNORECASE)
 
 
-def names_an_exclusion(negations: Iterable[str], query: Iterable[str]) -> str | None:
+def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
+                       rare: Callable[[str], bool] | None = None) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
-    reminders" is said of "send an SMS reminder", however much else the memory shares with it."""
+    reminders" is said of "send an SMS reminder", however much else the memory shares with it.
+    A clause the prompt quotes whole (`quotes`) is the memory's own sentence, not a task.
+
+    A clause listing alternatives excludes each ("Windows or macOS host administration" is said
+    of Windows host setup; "Kubernetes, container orchestrators, or PaaS deployment design" of
+    a Kubernetes deployment): an alternative of one word must be `rare` (few memories hold it
+    where it scores), as a common one ("tests" in "tests or docs") names no task."""
     asked = set(query)
+    # A long description meets a clause's few words by chance ("company", "pipeline" in a
+    # deploy skill's own description and in its "companies not yet on the pipeline"): there the
+    # clause must be a third of what the query says, as a task's is.
+    words = content_words(query)
     for clause in negations:
-        terms = {t for t in phrase_terms(_WHY.split(clause, 1)[0]) if not _COMPOUND.search(t)}
-        hits = len(terms & asked)
-        if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
-            return clause
+        if quotes(clause, query):
+            continue
+        what = _WHY.split(clause, 1)[0]
+        parts = _ALTERNATIVES.split(what) if rare is not None else []
+        for part in [what, *(parts if len(parts) > 1 else [])]:
+            terms = {t for t in phrase_terms(part) if not _COMPOUND.search(t)}
+            if part is not what and len(terms) == 1 and not (rare and rare(next(iter(terms)))):
+                continue
+            hits = len(terms & asked)
+            if words > NAME_MAX_WORDS and 3 * hits < words:
+                continue
+            if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
+                return clause
     return None
+
+
+# Alternatives in what a clause excludes: "X or Y", "X, Y, or Z".
+_ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
+
+
+# A listed exclusion of at least this many words is a sentence: held whole by a prompt, it is
+# quoted, not asked. A task that names what a memory excludes is shorter ("simple single-file
+# HTML/JSX artifacts", "SMS reminders"). Seven, as a body sentence.
+QUOTE_MIN_WORDS = 7
+# Content stems such a sentence holds at the least ("the task is mainly about performance
+# tuning" has three): a memory the prompt meets by fewer of its clause words is not quoted.
+QUOTE_MIN_TERMS = 3
+
+
+def quotes(clause: str, query: Sequence[str]) -> bool:
+    """The prompt holds a listed clause whole (one without a marker, QUOTE_MIN_WORDS words at
+    least), every content word in the clause's order. It is the memory's own sentence pasted
+    ("The user is asking about Zod for form validation or API input validation", from a list
+    under "Do NOT use this skill when"), not a task that falls under it ("add zod validation
+    to the signup form"), and it names the memory that wrote it."""
+    from engram.clauses import after_marker  # only for memories met by several clause words
+
+    # A clause with its marker ("Do not use this when ...") is quoted with the marker
+    # (`quoted_clause_words`); held without it, it is the task it excludes.
+    if after_marker(clause) != clause or len(clause.split()) < QUOTE_MIN_WORDS:
+        return False
+    where = {t: n for n, t in enumerate(query)}
+    places = []
+    for term in phrase_terms(clause):
+        if not _COMPOUND.search(term):
+            if term not in where:
+                return False
+            places.append(where[term])
+    return bool(places) and places == sorted(places)
+
+
+def quoted_evidence(ev: Evidence, clauses: Iterable[str], query: Sequence[str],
+                    body_weight: float) -> Evidence:
+    """The memory's evidence with the words of the clauses the prompt quotes (`quotes`) counted
+    as body words: a quoted sentence is the memory's own text, and finds it as any other body
+    sentence would. Only for the clauses quoted whole; every other clause stays negative."""
+    out = copy(ev)
+    out.quoted = True
+    asked = set(query)
+    for clause in clauses:
+        for term, n in Counter(t for t in tokens(clause) if t in asked).items():
+            out.tf[term] = out.tf.get(term, 0.0) + n * body_weight
+            fields = out.fields.get(term, ())
+            out.fields[term] = fields if "body" in fields else (*fields, "body")
+            out.negated.discard(term)
+    return out
 
 
 # A verb made from another by a prefix ("reschedule", "rebook", "unpublish") names the action
@@ -309,6 +386,15 @@ def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[st
         bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
 
 
+# Verbs that frame a task rather than name a thing ("takes 40 seconds", "figure out which",
+# "keep trying"): one no memory holds is not the new topic the zero-match rule looks for.
+_FRAMING = frozenset(stem(w) for w in """
+take takes took taking figure figures figuring look looks looking keep keeps kept keeping
+seem seems seemed try tries tried trying give gives gave given know knows knew think thinks
+thought see sees saw seen come comes came go goes went gone tell tells told
+""".split())
+
+
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it.
@@ -320,7 +406,7 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
     return len(anchors) >= GATE_MIN_ANCHORS and not all(
-        known(a) for a in anchors if not _COMPOUND.search(a))
+        known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
@@ -332,7 +418,8 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
 
 
 def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
-             familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None) -> bool:
+             familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None,
+             phrase: Callable[[set[str]], bool] | None = None) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -364,7 +451,7 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     does ("write", "role", "install" and "nginx" in the one deployment guide, for "write an
     Ansible role to install nginx").
     """
-    if ev.path_match:
+    if ev.path_match or ev.quoted:
         return True
     if strict and own is not None and sum(
             1 for t in ev.tf if not _COMPOUND.search(t) and own(t)) >= OWN_WORDS:
@@ -374,9 +461,28 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
         return stated >= 2
     if stated == 0:
         return anywhere >= 1 and named_by_familiar_word(ev, familiar)
-    return (anywhere >= 2 or any(
-        NAMING_FIELDS.intersection(fields) for term, fields in ev.fields.items()
-        if not _COMPOUND.search(term) and specific(term)))
+    if anywhere >= 2:
+        return True
+    naming = {term: fields for term, fields in ev.fields.items()
+              if not _COMPOUND.search(term) and specific(term)
+              and NAMING_FIELDS.intersection(fields)}
+    if any(STRONG_FIELDS.intersection(fields) for fields in naming.values()):
+        return True
+    # A word of a trigger phrase names the memory when the prompt holds the phrase, or half of
+    # it: "node" of "creating microservices with node.js" is not "the Elasticsearch nodes".
+    return bool(naming) and (phrase is None or phrase(set(naming)))
+
+
+def holds_half_a_trigger(triggers: Iterable[str], terms: set[str],
+                         query: Sequence[str]) -> bool:
+    """The prompt holds at least half the content words of one of the memory's trigger
+    phrases that holds one of `terms` ("restrict this to admins" in "only admins may void")."""
+    asked = set(query)
+    for trigger in triggers:
+        words = set(_name_words(trigger))
+        if words & terms and 2 * len(words & asked) >= len(words):
+            return True
+    return False
 
 
 def named_by_familiar_word(ev: Evidence, familiar: Callable[[str], bool]) -> bool:
@@ -439,7 +545,7 @@ def holds_a_name(memory: Memory, query: Sequence[str]) -> bool:
     """The prompt holds the memory's id or one of its tags, every content word side by side,
     however common: "deploy canary" names each memory tagged "deploy", not only the one tagged
     "canary" too. A memory the prompt names so keeps its body (`name_taken`)."""
-    words = [t for t in query if not _COMPOUND.search(t)]
+    words = _spoken(query)
     names = map(_name_words, (memory.id, *memory.tags))
     return any(_side_by_side(simple, words) for simple in names if simple)
 
@@ -484,18 +590,31 @@ class Names:
     holds. Each phrase is judged once per query: a corpus repeats a few dozen tags and trigger
     phrases across thousands of memories, and a broad query tests every candidate's names."""
 
-    def __init__(self, query: Sequence[str], specific: Callable[[str], bool]) -> None:
+    def __init__(self, query: Sequence[str], specific: Callable[[str], bool],
+                 sole_id: Callable[[str], bool] | None = None) -> None:
         self._query = query
-        self._words = [t for t in query if not _COMPOUND.search(t)]
-        self._short = len(self._words) <= NAME_MAX_WORDS
+        self._words = _spoken(query)
+        self._short = content_words(query) <= NAME_MAX_WORDS
         self._specific = specific
+        self._sole_id = sole_id
         self._held: dict[str, int] = {}
 
     def names_itself(self, memory: Memory) -> bool:
         """The prompt holds one of the memory's names, every content word of it (stemmed),
         side by side. A name of one word must also be `specific` ("code" or "design" as a tag
         names half a corpus) in a prompt short enough for it to be the subject."""
-        return any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
+        return (any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
+                or self._names_by_id(memory.id))
+
+    def _names_by_id(self, ident: str) -> bool:
+        """A long description names the memory whose id is one word it holds, when no more than
+        SPECIFIC_MIN memories have that word in their id (`sole_id`): "... maintainable FastAPI
+        applications" is about `fastapi`, however many bodies mention FastAPI in passing, while
+        "python" in a dozen `python-*` ids names none of them."""
+        if self._short or self._sole_id is None:
+            return False
+        words = _name_words(ident)
+        return len(words) == 1 and words[0] in self._query and self._sole_id(words[0])
 
     def name_held(self, memory: Memory) -> int:
         """2 when the prompt holds the memory's id whole and the id has two content words or
@@ -534,6 +653,20 @@ def _name_words(phrase: str) -> tuple[str, ...]:
     answers many queries over the same memories."""
     terms = phrase_terms(phrase)
     return tuple(t for t in terms if not _COMPOUND.search(t)) or terms
+
+
+def _spoken(query: Sequence[str]) -> list[str]:
+    """The query's words as written, for judging what stands side by side: compounds left out
+    for their parts, and a part a word was split into ("git" and "hub" of "GitHub", "type" of
+    "TypeScript") left out for the word, so that "GitHub Actions" holds `github-actions`."""
+    words: list[str] = []
+    for term in query:
+        if _COMPOUND.search(term):
+            continue
+        if words and len(term) < len(words[-1]) and term in words[-1]:
+            continue
+        words.append(term)
+    return words
 
 
 def _side_by_side(phrase: Sequence[str], words: Sequence[str]) -> bool:

@@ -193,6 +193,164 @@ def test_a_clause_is_judged_on_what_it_excludes_not_on_why(workspace: Path) -> N
     assert "api-versioning" in pack_ids(workspace, "add a breaking change to the v1 api")
 
 
+# Exclusions listed under a heading or a lead-in, as skill collections write them.
+QUEUE_BODY = ("Enqueue background work on the job queue with retries and a dead letter list.\n\n"
+              "## When NOT to use\n\n"
+              "- Replaying months of order history - the event log keeps it\n"
+              "- Windows desktop installers\n\n"
+              "## Retries\n\n"
+              "- Back off exponentially between attempts\n")
+QUEUE_LEAD_IN = ("Enqueue background work on the job queue with retries and a dead letter list.\n\n"
+                 "Do NOT use this skill for:\n\n"
+                 "- Replaying months of order history - the event log keeps it\n"
+                 "- Windows desktop installers\n\n"
+                 "Back off exponentially between attempts.\n")
+
+
+def queue_workspace(root: Path, body: str) -> None:
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"], body=body))
+    put(root, "events.md", mem("event-log", tags=["events", "replay"],
+                               summary="The append-only event log: consumers replay it."))
+
+
+@pytest.mark.parametrize("body", [QUEUE_BODY, QUEUE_LEAD_IN])
+def test_an_exclusion_list_keeps_the_memory_out_of_the_listed_task(workspace: Path,
+                                                                   body: str) -> None:
+    # Each item under "When NOT to use" (or after "Do NOT use this skill for:") is a clause of
+    # its own; they were ordinary body words and pulled the queue skill into the very task.
+    queue_workspace(workspace / ".engram", body)
+    query = "replay the order history of the last months for the new consumer"
+    assert pack_ids(workspace, query) == ["event-log"]
+    _, rows = dry(workspace, query)
+    assert rows["job-queue"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, "enqueue the work with retries") == ["job-queue"]
+
+
+@pytest.mark.parametrize("body", [QUEUE_BODY, QUEUE_LEAD_IN])
+def test_listed_exclusions_are_negative_evidence_only(tmp_path: Path, body: str) -> None:
+    raw = mem("job-queue", "skill", body=body).encode()
+    memory, problems = parse_memory(raw, display_path="q.md", scope="workspace", rel_path="q.md")
+    assert memory is not None and not problems
+    assert memory.negations == ("Replaying months of order history - the event log keeps it",
+                                "Windows desktop installers")
+    texts = field_texts(memory)
+    assert "desktop" in texts["negative"]
+    assert all("desktop" not in texts[f] for f in FIELDS if f != "negative")
+    # The list after the exclusions is the memory's own advice again.
+    assert "exponenti" in texts["body"]
+
+
+def test_a_list_of_what_a_tool_is_not_for_is_a_rule_about_the_tool(workspace: Path) -> None:
+    # "Never use flowcharts for:" lists what flowcharts are not for; the items are the rule's
+    # advice, not tasks the memory excludes.
+    body = ("Draw a flowchart only for decisions.\n\nNever use flowcharts for:\n"
+            "- Reference material, which belongs in tables\n- Linear instructions\n")
+    raw = mem("diagram-style", body=body).encode()
+    memory, _ = parse_memory(raw, display_path="d.md", scope="workspace", rel_path="d.md")
+    assert memory is not None and memory.negations == ()
+    put(workspace / ".engram", "d.md", mem("diagram-style", tags=["diagrams"], body=body))
+    assert pack_ids(workspace, "the reference material as a flowchart") == [
+        "diagram-style"]
+
+
+def test_a_colon_list_of_exclusions_excludes_every_item(workspace: Path) -> None:
+    # "DO NOT USE FOR: a - use x; b - use y": only the first item used to count.
+    root = workspace / ".engram"
+    put(root, "pubsub.md", mem(
+        "light-pubsub", "skill", tags=["pubsub"],
+        summary="Lightweight publish/subscribe between services. DO NOT USE FOR: event "
+                "sourcing - use the event log; fan-out by routing key - use the broker"))
+    put(root, "broker.md", mem("broker", tags=["broker", "routing"],
+                               summary="Exchanges and bindings route messages by key."))
+    query = "fan-out by routing key to the regional consumers"
+    _, rows = dry(workspace, query)
+    assert rows["light-pubsub"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, query) == ["broker"]
+    # A colon after more than the marker gives a reason; the semicolon ends the clause there.
+    assert negation_clauses("Do not use this for production: it lacks auth; see the setup "
+                            "guide.") == ["Do not use this for production: it lacks auth"]
+
+
+def test_a_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> None:
+    # A list item long enough to be a sentence, pasted as the prompt, is the memory's own text:
+    # it names that memory, as any body sentence would, instead of excluding it.
+    root = workspace / ".engram"
+    put(root, "extract.md", mem(
+        "typed-extraction", "skill", tags=["extraction"],
+        body="Ask the model for JSON that matches a schema and validate it.\n\n"
+             "## When NOT to use\n\n"
+             "- The user wants form validation in the browser with a schema library\n"))
+    put(root, "forms.md", mem("web-forms", tags=["forms"], summary="Browser form handling."))
+    sentence = "The user wants form validation in the browser with a schema library"
+    assert pack_ids(workspace, sentence)[0] == "typed-extraction"
+    # Asked for as a task, it is what the memory is not for.
+    _, rows = dry(workspace, "add form validation in the browser")
+    assert rows["typed-extraction"]["status"] == "excluded: negated"
+
+
+def test_a_seven_word_listed_sentence_pasted_whole_finds_its_memory(workspace: Path) -> None:
+    # Seven words, three of them content words: a body sentence all the same.
+    root = workspace / ".engram"
+    put(root, "refactor.md", mem(
+        "module-refactors", "skill", tags=["refactors"],
+        body="Move code between packages in small steps.\n\n## When NOT to use\n\n"
+             "- the task is mainly about performance tuning\n"))
+    put(root, "perf.md", mem("profiling", tags=["profiling"],
+                             summary="Profile before tuning performance."))
+    assert pack_ids(workspace, "the task is mainly about performance tuning")[0] == (
+        "module-refactors")
+    _, rows = dry(workspace, "performance tuning of the report page")
+    assert rows["module-refactors"]["status"] == "excluded: negated"
+
+
+def test_words_the_memory_states_outside_its_list_keep_it_for_its_task(workspace: Path) -> None:
+    # The list repeats "merged" and "pull request"; the summary says they are what it is for.
+    root = workspace / ".engram"
+    put(root, "promote.md", mem(
+        "promote", "skill", tags=["promote"],
+        summary="Promote a merged pull request to production and watch the rollout.",
+        body="Watch the pipeline run.\n\n## When NOT to use\n\n"
+             "- Getting a pull request's checks green before it is merged\n"))
+    put(root, "checks.md", mem("checks-loop", "skill", tags=["checks"],
+                               summary="Fix failing checks until the branch is green."))
+    assert pack_ids(workspace, "promote the merged pull request to production")[0] == "promote"
+    _, rows = dry(workspace, "get the checks on my pull request green before it is merged")
+    assert rows["promote"]["status"] == "excluded: negated"
+
+
+def test_each_alternative_a_clause_lists_is_excluded(workspace: Path) -> None:
+    # "Windows or macOS host administration": a task on a Windows machine is one of them,
+    # though it holds one of the clause's four words.
+    root = workspace / ".engram"
+    put(root, "host.md", mem(
+        "linux-hosting", "skill", tags=["linux", "hosting"],
+        summary="Bring up a Linux server for hosting: firewall, reverse proxy, certificates.",
+        body="Open only the ports the proxy needs.\n\n## When NOT to use\n\n"
+             "- Windows or macOS host administration\n"))
+    put(root, "agents.md", mem("build-agents", tags=["build", "agents"],
+                               summary="CI build agents and their images."))
+    query = "open the ports on the Windows build agent"
+    _, rows = dry(workspace, query)
+    assert rows["linux-hosting"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, query) == ["build-agents"]
+    assert pack_ids(workspace, "put the app behind a reverse proxy on the linux server")[0] == (
+        "linux-hosting")
+
+
+def test_a_common_word_alone_in_a_clause_excludes_nothing(workspace: Path) -> None:
+    # "tests" is in most memories: as one alternative of "tests or load scripts" it names no
+    # task of its own, and a test task for the API keeps the API rule.
+    root = workspace / ".engram"
+    put(root, "api.md", mem("api-rules", tags=["api"], summary="Version the API and its tests.",
+                            body="Keep old fields for a release.\n\n"
+                                 "Not for tests or load scripts.\n"))
+    for n in range(3):
+        put(root, f"t{n}.md", mem(f"tests-{n}", tags=[f"area{n}"],
+                                  summary=f"Write tests for area {n}."))
+    _, rows = dry(workspace, "version the api tests")
+    assert rows["api-rules"]["status"] != "excluded: negated"
+
+
 def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
     # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
     # own globs say it is for Python files.
@@ -299,6 +457,35 @@ def test_the_same_words_route_when_the_topic_is_known(tmp_path: Path) -> None:
     project = fixture_project(tmp_path)
     assert pack_ids(project, "build a robust data pipeline for the nightly events")[0] == \
         "data-pipelines"
+
+
+def test_a_verb_that_frames_the_task_is_not_an_unknown_topic(workspace: Path) -> None:
+    # "take", "look" and "figure" are in no memory; they name nothing, and the words that do are in
+    # the database rule ("slow report queries", "missing index").
+    root = workspace / ".engram"
+    put(root, "db.md", mem("database-rules", tags=["database", "sql"],
+                           summary="Constraints, transactions and connection pooling.",
+                           body="Find slow report queries with the query plan.\n\n"
+                                "Add the missing index on the join columns."))
+    put(root, "queue.md", mem("job-queue", tags=["jobs"], summary="Background jobs retry."))
+    assert pack_ids(workspace, "the report query is slow, take a look and figure out which "
+                               "index is missing") == ["database-rules"]
+    # A name no memory holds still is a topic of its own.
+    assert ok(load(workspace, "the Cassandra report query is slow, figure out which index is "
+                              "missing")) == EMPTY
+
+
+def test_one_word_of_a_trigger_phrase_is_not_its_name(workspace: Path) -> None:
+    # "node" of "writing backend services in node.js" is not the Elasticsearch nodes; a prompt
+    # holding half of the phrase is the task it names, new nouns around it or not.
+    root = workspace / ".engram"
+    put(root, "node.md", mem("fastify-services", "skill", tags=["fastify"],
+                             triggers=["writing backend services in node.js"],
+                             body="Use Fastify and structured logging."))
+    put(root, "queue.md", mem("job-queue", tags=["jobs"], summary="Background jobs retry."))
+    assert ok(load(workspace, "tune the heap of the Elasticsearch nodes")) == EMPTY
+    assert pack_ids(workspace, "writing backend services in Node for the Cassandra "
+                               "importer") == ["fastify-services"]
 
 
 @pytest.mark.parametrize(("query", "paths", "expected"), [
@@ -449,6 +636,41 @@ def test_a_query_holding_a_memory_name_whole_ranks_it_first(workspace: Path) -> 
     _, rows = dry(workspace, query)
     assert "exact1.25" in rows["react-query"]["multipliers"]
     assert "exact1.25" not in rows["react-stack-0"]["multipliers"]
+
+
+def test_a_camel_case_name_held_whole_is_the_memory_s_id(workspace: Path) -> None:
+    # "GitHub" is also read as "git" and "hub"; those parts stood between "github" and
+    # "actions", so the prompt did not hold `github-actions` side by side.
+    root = workspace / ".engram"
+    put(root, "gha.md", mem("github-actions", tags=["github", "actions"],
+                            body="Pin third-party actions to a commit."))
+    for n in range(4):
+        put(root, f"g{n}.md", mem(f"github-team-{n}", tags=["github"],
+                                  body=f"Team {n} keeps its actions and github settings here."))
+    query = "Cache dependencies in the GitHub Actions workflows"
+    _, rows = dry(workspace, query)
+    assert "whole-id1.25" in rows["github-actions"]["multipliers"]
+    assert pack_ids(workspace, query, "--limit", "2")[0] == "github-actions"
+
+
+DESCRIPTION = ("Comprehensive guidelines for developing robust, scalable and maintainable {} "
+               "applications, covering project structure, performance, security and testing.")
+
+
+def test_a_long_description_names_the_memory_whose_one_word_id_it_holds(
+        workspace: Path) -> None:
+    # A rule's own description with its summary withheld: "FastAPI" is the rule's whole id, and
+    # two other memories mention FastAPI in passing. It came back empty as off-topic.
+    root = workspace / ".engram"
+    put(root, "fastapi.md", mem("fastapi", body="Keep route handlers thin; use dependencies."))
+    for n in range(2):
+        put(root, f"m{n}.md", mem(f"service-{n}", tags=[f"service{n}"],
+                                  body=f"Service {n} exposes a FastAPI app behind the proxy."))
+    for n in range(6):
+        put(root, f"p{n}.md", mem(f"python-{n}", body="Type hints everywhere."))
+    assert pack_ids(workspace, DESCRIPTION.format("FastAPI"))[0] == "fastapi"
+    # A word in many ids ("python") names none of them.
+    assert ok(load(workspace, DESCRIPTION.format("Python"))) == EMPTY
 
 
 def test_a_small_workspace_is_not_silenced_by_words_it_has_never_seen(workspace: Path) -> None:
