@@ -18,6 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
+from engram.safety.judged import judged
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -1185,11 +1186,14 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     quoted = fenced or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
-        quoted = (bool(_injection(prose) or family_line(prose))
-                  and not (_injection(unquoted) or family_line(unquoted)))
+        quoted = _injects(prose) and not _injects(unquoted)
     if not quoted:
         return False
     return _defended(index, low)
+
+
+def _injects(text: str) -> bool:
+    return bool(_injection(text) or family_line(text) or judged(text) is not None)
 
 
 def _defended(index: int, low: list[str]) -> bool:
@@ -1271,6 +1275,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append(grab)
         family = families.get(index, ())
         injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
+        if not injection:
+            against = judged(prose[index])
+            if against is not None:
+                injection.append((against, "instruction against the user"))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
