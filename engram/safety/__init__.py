@@ -1068,6 +1068,7 @@ _DEFENCE_RE = _Rule(
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?)\b"
 )
+_URL_RE = _Rule(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
 
 
@@ -1199,6 +1200,10 @@ def _injects(text: str) -> bool:
 def _defended(index: int, low: list[str]) -> bool:
     # Identifiers count as words: `INJECTION_MARKERS`, `looks_malicious()`.
     window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1]).replace("_", " ")
+    # A host name is no defence: `https://drop.attacker.test` names the attacker, it does not
+    # warn against them.
+    if "://" in window or "@" in window:
+        window = _URL_RE.rx.sub(" ", window)
     return bool(_DEFENCE_RE.rx.search(window))
 
 
@@ -1275,10 +1280,9 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append(grab)
         family = families.get(index, ())
         injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
-        if not injection:
-            against = judged(prose[index])
-            if against is not None:
-                injection.append((against, "instruction against the user"))
+        against = judged(prose[index]) if not injection else None
+        if against is not None and against[1] == "injection":
+            injection.append((against[0], "instruction against the user"))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1291,6 +1295,9 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        if against is not None and against[1] == "exfiltration" and not _quoted_example(
+                index, low, lambda text: judged(text) is not None):
+            add(number, "exfiltration", (against[0], "data sent to an outside address"))
         for kind, col, detail in family:
             if kind == "role-play":
                 add(number, kind, (col, detail))

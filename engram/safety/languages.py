@@ -56,6 +56,13 @@ _VERBS = (
     "ignore karo", "ignore kar do",
     # it (stop obeying), pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
     "non seguire", "non rispettare", "non obbedire", "smetti di seguire",
+    # "pay no heed to": the negated verbs of attending, in the languages where an override is
+    # as often said that way (es, pt, it, fr, de, nl)
+    "no hagas caso", "no hagáis caso", "no haga caso", "no le hagas caso", "no prestes atención",
+    "no sigas", "deja de seguir", "não ligue para", "não dê atenção", "não siga", "deixe de seguir",
+    "non fare caso", "non dare retta", "non badare", "ne fais pas attention", "ne suis pas",
+    "ne suis plus", "cesse de suivre", "arrête de suivre", "beachte nicht", "befolge nicht",
+    "achte nicht auf", "kümmere dich nicht um", "hör auf", "volg niet", "let niet op",
     "ਨਜ਼ਰਅੰਦਾਜ਼", "ਨਜਰਅੰਦਾਜ", "ਅਣਡਿੱਠ", "ਭੁੱਲ ਜਾ", "અવગણ", "ભૂલી જા", "lali ", "aja digatekake",
     "ora usah digatekake", "ora usah diturut", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತುಬಿಡ", "അവഗണി", "മറക്കുക",
     "නොසලකා", "අමතක කරන්න", "iska indho tir", "iska dhaaf", "yi watsi", "manta da", "foju fo",
