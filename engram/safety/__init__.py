@@ -475,7 +475,9 @@ _DATA_WORD = (
 )
 _LINK_BEACON_RE = _Rule(
     r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
-    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD})"
+    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD}"
+    # A slot in words: `?k=<the user's API keys>`.
+    rf"|<[^<>()\n]{{0,30}}?{_DATA_WORD}[^<>()\n]{{0,30}}>)"
 )
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
 _ENV_DUMP_RE = _Rule(

@@ -43,8 +43,10 @@ _READING = (r"(?:reading|processing|summari[sz]ing|visiting|parsing|analy[sz]ing
             r"|screening|translating|handling|indexing|crawling|scanning|setting\s+up|evaluating"
             r"|grading|ingesting)")
 _ADDRESSED = re.compile(
-    r"\b(?:dear|hi|hello|hey|attention|note\s+(?:to|for)|memo\s+(?:to|for)|message\s+(?:to|for)"
-    r"|instructions?\s+(?:to|for)|p\.?\s?s\.?\s+(?:to|for))\s+(?:the\s+|any\s+|all\s+|every\s+)?"
+    # A salutation or a heading-like "note to the model" (not "the user message to the model").
+    r"(?:^|[\[(<>:|\-]\s*|[.!?,]\s+)(?:an?\s+|[\w-]+\s+)?(?:dear|hi|hello|hey|attention|note"
+    r"\s+(?:to|for)|memo\s+(?:to|for)|message\s+(?:to|for)|instructions?\s+(?:to|for)"
+    r"|p\.?\s?s\.?\s+(?:to|for))\s+(?:the\s+|any\s+|all\s+|every\s+)?"
     r"(?:[\w-]+\s+){0,2}?" + _MODEL + r"\b"
     r"|\b" + _MODEL + r"\s+(?:that\s+(?:is|are)\s+|who\s+(?:is|are)\s+)?" + _READING + r"\b"
     r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:the\s+)?(?:ai|assistant|model|agent|llm|bot)\s*[,:]\s"
@@ -171,7 +173,7 @@ _ALONE_WORDS = frozenset("ignore rules instructions guidelines orders directions
                          " answer".split())
 _PAIRS = (
     ("addressed", "override"), ("addressed", "conceal"), ("addressed", "steer"),
-    ("addressed", "outbound"), ("override", "harm"), ("override", "conceal"),
+    ("addressed", "outbound"), ("addressed", "harm"), ("override", "harm"), ("override", "conceal"),
     ("override", "steer"), ("override", "outbound"), ("conceal", "harm"), ("conceal", "steer"),
     ("conceal", "outbound"), ("outbound", "harm"), ("steer", "harm"),
 )
