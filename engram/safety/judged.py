@@ -91,9 +91,11 @@ _HARM = re.compile(
     r"|write\s+access|authorized_keys|allow_unauthenticated)\b"
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
     r"(?:hooks?|scanners?|checks|tests|review|security|authentication|2fa|mfa|linters|guardrails"
-    r"|protection)\b"
+    r"|protection)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:tests?|test\s+suite|checks|review|ci)\b"
     r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:code\s+review|review|tests|linters|ci|checks)\b"
+    # ... the checks, not a folder of them ("skip the tests folder when suggesting imports").
+    r"(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?|section|page))"
     r"|\b(?:push|commit|deploy|merge)\s+(?:it\s+|\w+\s+)?(?:directly|straight)\s+(?:to|into)\b"
     r"|\brm\s+-rf\b|\bdrop\s+(?:table|database)\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\bpostinstall\b|\.exe\b"
