@@ -361,7 +361,8 @@ FAMILIES: tuple[_Family, ...] = (
             (_words("refusing refusal refusals refuses unfiltered uncensored unrestricted"
                     " jailbroken amoral unaligned unethical"),), _PERSONA_RE, _to_the_model),
     _Family("injection", "persona without limits",
-            (_words("keys key passwords password secrets tokens credentials numbers"),
+            (_words("keys key passwords password secrets tokens token credentials numbers"
+                    " number passphrase pin"),
              _words("read tell give recite whisper sing show list"),
              _words("act pretend play roleplay role impersonate are")), _RECITER_RE),
     _Family("role-play", "delimited system header",

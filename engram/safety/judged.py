@@ -84,9 +84,12 @@ _OVERRIDE = re.compile(
 _HARM = re.compile(
     r"\b(?:passwords?|passphrases?|credentials?|secrets|api\s+keys?|access\s+keys?|private\s+keys?"
     r"|ssh\s+keys?|deploy\s+keys?|(?:access|auth|api|session)\s+tokens?|cookies|tokens)\b"
-    r"|~/\.(?:ssh|aws|gnupg|netrc|npmrc|docker|kube|git-credentials)|(?<![\w.])\.env\b(?!\.)"
+    # (the prose view has lost the `~` of `~/.aws`: markup)
+    r"|(?<![\w.])(?:~|\$home)?/\.(?:ssh|aws|gnupg|netrc|npmrc|docker|kube|git-credentials)\b"
+    r"|(?<![\w.])\.env\b(?!\.)"
     r"|\bid_(?:rsa|ed25519)\b|\.pem\b|\.key\s+files?|/etc/(?:passwd|shadow)\b"
-    r"|\b(?:iban|payout\s+account|bank\s+account|card\s+number|wire\s+\d|publish\s+rights)\b"
+    r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
+    r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
     r"|\b(?:as\s+an?\s+admin|admin(?:istrator)?\s+(?:rights|access)|an\s+admin\s+of"
     r"|write\s+access|authorized_keys|allow_unauthenticated)\b"
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
@@ -125,7 +128,12 @@ _STEER = re.compile(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
     r"(?:that\b|their\b|the\b|it\b|everything\b|to\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
-    r"|\b(?:describe|present|label|frame)\s+(?:it|this|them)\s+as\b|\bsay\s+it\s+was\b"
+    r"|\b(?:describe|present|label|frame|report|mark|pass\s+off)\s+(?:it|this|them)\s+as\b"
+    r"|\bsay\s+it\s+was\b|\bcall\s+it\s+(?:a|an|just)\b"
+    # What the user must not read in the summary ("leave out the breaking changes").
+    r"|\b(?:leave\s+out|omit|hide|suppress|drop)\s+(?:the|any|all)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:changes|ones|parts|reviews|complaints|warnings|risks|issues|findings|errors|failures"
+    r"|vulnerabilit(?:y|ies)|cves?)\b"
     r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}\bas\b|\brank\s+(?:everyone|all|the\s+others?"
     r"|them|the\s+rest)\b|\brecommend\s+only\b|\badvise\s+(?:them|the\s+user|readers?)\s+to\b"
     r"|\b(?:respond|reply|answer|output|print|say)\s+(?:with\s+)?(?:exactly|only)\b"
@@ -167,7 +175,7 @@ _WORDS = {
                          " without keep already approval so".split()),
     "steer": frozenset("tell say claim state describe present label frame rate rank recommend"
                        " advise respond reply answer output print nothing pwned granted"
-                       " include".split()),
+                       " include report mark pass call leave omit hide suppress drop".split()),
 }
 _ALONE_WORDS = frozenset("ignore rules instructions guidelines orders directions constraints"
                          " authority priority precedence guardrails filters policy policies"
