@@ -18,7 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.judged import judged
+from engram.safety.judged import judged, outbound_shape
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -339,7 +339,8 @@ _TURN_LINE_RE = _Rule(
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
 _ADDRESSES_MODEL_RE = _Rule(
     r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm|authori[sz]ed|comply"
-    r"|obey|override|permissions?|pre-approved|restrictions)\b"
+    r"|obey|override|permissions?|pre-approved|restrictions|admin\s+rights|confirmations?"
+    r"|approvals?|granted)\b|\bthe\s+user\s+(?:has|is|may|can)\b"
 )
 # Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
 _TRANSCRIPT_RE = _Rule(
@@ -1297,6 +1298,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        shape = outbound_shape(folded[index]) if "](" in text or "$(" in text else None
+        if shape is not None and not _quoted_example(
+                index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):
+            add(number, "exfiltration", shape)
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: judged(text) is not None):
             add(number, "exfiltration", (against[0], "data sent to an outside address"))

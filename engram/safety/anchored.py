@@ -212,7 +212,8 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
         frozenset(("binding", "force", "effect", "opposite", "reversed", "inverted")),
         "instruction override",
         rf"(?:{_ORDER_NOUNS}"
-        r"|constraints?|rules?)\b[^.;\n]{0,40}?\b(?:your|you\s+were\s+given|you\s+received)\b"
+        r"|constraints?|rules?)\b[^.;\n]{0,40}?\b(?:your|you\s+were\s+given|you\s+received"
+        r"|you\s+(?:have|follow))\b"
         r"[^.;\n]{0,30}?\b(?:(?:are|is)\s+(?:no\s+longer\s+|not\s+)?(?:binding|in\s+(?:force"
         r"|effect)|valid)|(?:now\s+)?means?\s+(?:its|their|the)\s+opposite|(?:are|is)\s+(?:now\s+)?"
         r"(?:reversed|inverted))\b",

@@ -191,6 +191,24 @@ _EXTRACT_RE = re.compile(
     r"(?:rules?|instructions?|guidelines?|directives?|constraints?)\s+(?:that\s+)?(?:your|the)\s+"
     r"(?:operator|developer|creator|admin|owner|deployer|system|company)\s+(?:gave|has\s+given"
     r"|set|wrote|told|provided|configured)\b"
+    # Everything above this point, what the prompt said, the rules as told, a code inside them,
+    # the configuration the model was started with.
+    r"|\b(?:repeat|print|output|copy|recite|reproduce|show|write\s+out)\s+(?:back\s+|out\s+)?"
+    r"(?:me\s+)?(?:everything|all|the\s+(?:text|words|content|messages?))\s+(?:(?:written|shown"
+    r"|said|typed|that\s+(?:is|was|appears?))\s+)?(?:above|before)\s+(?:this|here)\b"
+    r"|\b(?:tell\s+me|show\s+me|write\s+down|repeat|say)\s+what\s+your\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:prompt|instructions|rules|guidelines|system\s+message|directives|configuration)\s+"
+    r"(?:said|says|say|contains?|were|are|told)\b"
+    r"|\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:(?:all|every|each)\s+(?:of\s+)?)?(?:the\s+)?"
+    r"(?:rules|instructions|guidelines|directives|constraints)\s+(?:that\s+)?you\s+(?:have\s+been"
+    r"|were|are|had\s+been)\s+(?:told|asked|instructed|given|programmed|configured)\b"
+    r"|\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w-]+\s+)?(?:access\s+code|password|passphrase"
+    r"|secret|code\s*word|key)\s+(?:mentioned|given|stored|written|contained|hidden|listed)\s+in"
+    r"\s+your\s+(?:instructions|prompt|rules|system\s+prompt|context)\b"
+    r"|\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:the\s+|your\s+)?(?:hidden|secret|internal)\s+"
+    r"(?:[\w-]+\s+)?(?:configuration|config|setup|settings|prompt|instructions)\b"
+    r"|\b(?:configuration|config|setup|prompt|instructions)\s+you\s+were\s+(?:loaded|configured"
+    r"|initiali[sz]ed|started|set\s+up|booted)\s+with\b"
     # A secret spelt out so that no word of it is printed (Gandalf's players' trick).
     r"|\b(?:each|every|one)\s+(?:letter|character|char)\s+(?:of\s+(?:it|the\s+(?:password"
     r"|secret|key|token|code|passphrase|word))|per\s+line)\b"
@@ -334,7 +352,9 @@ FAMILIES: tuple[_Family, ...] = (
     _Family("injection", "prompt leak request",
             (_words("your given beginning start top opening secret hidden magic operator"
                     " developer creator admin owner deployer system company letter character"
-                    " char"),
+                    " char above before told asked instructed programmed configured mentioned"
+                    " stored written contained listed internal loaded initialized initialised"
+                    " started booted"),
              _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE),
     _Family("injection", "hide from the user",
             (_words("received got read saw given followed instruction instructions note message"

@@ -63,6 +63,8 @@ _VERBS = (
     "non fare caso", "non dare retta", "non badare", "ne fais pas attention", "ne suis pas",
     "ne suis plus", "cesse de suivre", "arrête de suivre", "beachte nicht", "befolge nicht",
     "achte nicht auf", "kümmere dich nicht um", "hör auf", "volg niet", "let niet op",
+    "ne tiens plus compte", "ne tenez plus compte", "ne prends pas en compte",
+    "ne prenez pas en compte", "忘掉", "不用管", "别管", "不要管", "別管", "別理", "别理",
     "ਨਜ਼ਰਅੰਦਾਜ਼", "ਨਜਰਅੰਦਾਜ", "ਅਣਡਿੱਠ", "ਭੁੱਲ ਜਾ", "અવગણ", "ભૂલી જા", "lali ", "aja digatekake",
     "ora usah digatekake", "ora usah diturut", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತುಬಿಡ", "അവഗണി", "മറക്കുക",
     "නොසලකා", "අමතක කරන්න", "iska indho tir", "iska dhaaf", "yi watsi", "manta da", "foju fo",
