@@ -18,7 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.judged import judged, outbound_shape
+from engram.safety.judged import judged, outbound_shape, sent_file
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -322,7 +322,8 @@ _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
 _ROLE_TOKEN_RE = _Rule(
-    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>"
+    # (ChatML's tokens with their pipes dropped are read the same by the model)
+    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>|</?im_(?:start|end|sep)>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
@@ -334,7 +335,8 @@ _MAVEN_SYSTEM_RE = _Rule(r"<system>\s*[\w.-]+\s*</system>")
 _YAML_ROLE_RE = _Rule(r"^\s*-?\s*role\s*:\s*[\"']?(?:system|developer)[\"']?\s*$")
 _TURN_LINE_RE = _Rule(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
-    r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$"
+    r"(?:\s+(?:prompt|message))?(?:\s*\([\w\s-]{1,20}\))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*"
+    r"(?P<rest>.*)$"
 )
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
 _ADDRESSES_MODEL_RE = _Rule(
@@ -719,8 +721,8 @@ _GATES = {
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
     ),
     "role-play": re.compile(
-        r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|^[\s>*#\[]*(?:system|developer|human"
-        r"|assistant)\b"
+        r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|</?im_(?:start|end|sep)>"
+        r"|^[\s>*#\[]*(?:system|developer|human|assistant)\b"
     ),
     "exfiltration": re.compile(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
@@ -1140,7 +1142,8 @@ def _may_role_play(low: str) -> bool:
     """A substring every alternative of the role-play gate contains (its `^` alternative tries
     every line start of a memory)."""
     return ("system" in low or "developer" in low or "human" in low or "assistant" in low
-            or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low)
+            or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low
+            or "<im_" in low or "</im_" in low)
 
 
 def _possible_checks(texts: list[str], folded: list[str], low: list[str],
@@ -1298,6 +1301,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        sent = sent_file(low[index])
+        if sent is not None and not _quoted_example(
+                index, low, lambda low_text: sent_file(low_text) is not None):
+            add(number, "exfiltration", (sent, "secret file sent to another machine"))
         shape = outbound_shape(folded[index]) if "](" in text or "$(" in text else None
         if shape is not None and not _quoted_example(
                 index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):

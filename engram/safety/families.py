@@ -206,9 +206,15 @@ _EXTRACT_RE = re.compile(
     r"|secret|code\s*word|key)\s+(?:mentioned|given|stored|written|contained|hidden|listed)\s+in"
     r"\s+your\s+(?:instructions|prompt|rules|system\s+prompt|context)\b"
     r"|\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:the\s+|your\s+)?(?:hidden|secret|internal)\s+"
-    r"(?:[\w-]+\s+)?(?:configuration|config|setup|settings|prompt|instructions)\b"
-    r"|\b(?:configuration|config|setup|prompt|instructions)\s+you\s+were\s+(?:loaded|configured"
-    r"|initiali[sz]ed|started|set\s+up|booted)\s+with\b"
+    r"(?:[\w-]+\s+)?(?:configuration|config|setup|settings|prompt|instructions|preamble"
+    r"|context|system\s+text)\b"
+    r"|\b(?:configuration|config|setup|prompt|instructions|preamble|context)\s+you\s+were\s+"
+    r"(?:loaded|configured|initiali[sz]ed|started|set\s+up|booted)\s+with\b"
+    r"|\b(?:" + _REVEAL + r")\b" + _C + r"{0,60}?\b(?:including|with|plus|and)\s+(?:any|all|the"
+    r"|your)\s+(?:system|hidden|initial)\s+(?:text|prompt|message|instructions)\b"
+    r"|\b(?:text|words|content|everything|instructions|messages?)\s+(?:that\s+(?:comes?|came"
+    r"|appears?)\s+)?(?:before|above|preceding)\s+(?:the\s+user'?s|my|our)\s+(?:very\s+)?"
+    r"(?:first\s+)?(?:message|question|prompt|turn|input)\b"
     # A secret spelt out so that no word of it is printed (Gandalf's players' trick).
     r"|\b(?:each|every|one)\s+(?:letter|character|char)\s+(?:of\s+(?:it|the\s+(?:password"
     r"|secret|key|token|code|passphrase|word))|per\s+line)\b"
@@ -354,7 +360,7 @@ FAMILIES: tuple[_Family, ...] = (
                     " developer creator admin owner deployer system company letter character"
                     " char above before told asked instructed programmed configured mentioned"
                     " stored written contained listed internal loaded initialized initialised"
-                    " started booted"),
+                    " started booted including preamble"),
              _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE),
     _Family("injection", "hide from the user",
             (_words("received got read saw given followed instruction instructions note message"

@@ -16,9 +16,13 @@ _TOOL_RE = re.compile(
     # Mistral's [TOOL_CALLS], Llama 3.1's <function=name>, ReAct's `Action Input:` line.
     r"|\[(?:tool_calls|tool_results|available_tools)\]|<function=[\w.-]+>"
     r"|^\s*action\s+input\s*:"
+    # a result or output element that names its tool: <result tool="bash" status="ok">
+    r"|<(?:result|output|response|observation)\s+(?:[\w-]+\s*=\s*\S+\s+)*?(?:tool|tool_name"
+    r"|function)\s*="
 )
 _TOOL_GATE = ("<function", "</function_", "<tool_", "</tool_", "invoke", "<parameter", "antml",
-              "[tool_", "[available_tools]", "action input")
+              "[tool_", "[available_tools]", "action input", "<result", "<output", "<response",
+              "<observation")
 # Chat messages and tool calls written as JSON (OpenAI and Anthropic wire formats): data in
 # sample code, a forged turn in prose. Judged outside fences and inline code only.
 _JSON_TURN_RE = re.compile(
