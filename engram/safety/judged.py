@@ -207,37 +207,126 @@ _NEGATED = re.compile(
 )
 _CLAUSE = re.compile(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
 
-# The words each feature cannot do without: a line holding none of two features' words is not
-# searched at all (a set test, cheaper than the regexes).
-_WORDS = {
-    "addressed": frozenset("ai assistant assistants model models llm llms agent agents bot bots"
-                           " chatbot chatbots copilot gpt claude gemini".split()),
-    "override": frozenset("longer stop quit drop forget abandon ignore disregard skip don do"
-                          " source nothing before part"
-                          " whatever matter now here rest every each job task goal purpose only"
-                          " overrides override supersedes supersede outranks outrank precedence"
-                          " authority priority rules instructions guidelines orders directions"
-                          " follow obey answer listen comes from".split()),
-    "conceal": frozenset("quietly silently secretly covertly discreetly not don never need"
-                         " without keep so stays stay remains remain between doesn does won"
-                         " will mention leave".split()),
-    "authority": frozenset("asked requested wants approved required authorized authorised"
-                           " signed mandated approval agreed consented update message note"
-                           " notice says allowed permitted word instructions".split()),
-    "steer": frozenset("tell say claim state describe present label frame rate rank recommend"
-                       " advise respond reply answer output print nothing pwned granted"
-                       " include report mark pass call leave omit hide suppress drop"
-                       " approve".split()),
+def _w(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# The words each feature cannot do without: per feature, gates of word classes, one of which
+# must be met (a word of each of its classes in the line) for the feature's rule to be
+# searched at all. Set tests are cheaper than the rules, and most lines of a rule file meet
+# none.
+_GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
+    "addressed": ((_w("ai assistant assistants model models llm llms agent agents bot bots chatbot"
+                      " chatbots copilot gpt claude gemini"),),),
+    "override": (
+        (_w("longer"), _w("matter matters applies apply relevant count counts")),
+        (_w("stop quit drop forget abandon ignore disregard skip whatever override overrides"
+            " supersede supersedes outrank outranks precedence authority priority"),),
+        (_w("do"), _w("what")), (_w("matter"), _w("no")), (_w("on"), _w("now here")),
+        (_w("rest"), _w("session conversation chat")), (_w("give"), _w("every each")),
+        (_w("your"), _w("job task goal purpose output source")),
+        (_w("came come given written stated"), _w("before above earlier")),
+        (_w("only"), _w("follow obey answer listen")), (_w("from"), _w("your"), _w("comes come is")),
+        (_w("before"), _w("answer answering finish finishing complete completing respond"
+                          " responding reply replying continue continuing proceed proceeding")),
+        (_w("part"), _w("task")), (_w("nothing"), _w("your")),
+    ),
+    "conceal": (
+        (_w("quietly silently secretly covertly discreetly"),),
+        (_w("mention mentioning tell telling inform informing bring bringing confirm confirming"
+            " notify notifying alert alerting"), _w("not don never need without")),
+        (_w("keep"), _w("yourself secret between private confidential")),
+        (_w("so"), _w("nobody one never")), (_w("between"), _w("stays stay remains remain is")),
+        (_w("need"), _w("doesn does don do won will")), (_w("mention"), _w("only")),
+        (_w("leave"), _w("out")),
+    ),
+    "authority": (
+        (_w("asked requested wants approved required authorized authorised signed mandated"
+            " allowed permitted agreed consented"),
+         _w("owner owners maintainer maintainers admin admins administrator team lead manager cto"
+            " ceo user users they already by")),
+        (_w("approval"), _w("given")),
+        (_w("from"), _w("your"), _w("update message note notice word instructions instruction")),
+        (_w("says say"), _w("maintainer owner admin user developer operator maintainers owners"
+                            " admins users developers operators")),
+    ),
+    "steer": (
+        (_w("tell"), _w("user users reader readers recruiter customer client them everyone"
+                        " people")),
+        (_w("say claim state rank advise pwned approve"),),
+        (_w("describe present label frame report mark pass rate"), _w("as")),
+        (_w("call"), _w("it")), (_w("leave omit hide suppress drop"), _w("the any all")),
+        (_w("recommend report"), _w("only")),
+        (_w("respond reply answer output print"), _w("exactly only")),
+        (_w("nothing"), _w("more else")), (_w("granted"), _w("access")),
+        (_w("include"), _w("sentence line text phrase")), (_w("reply"), _w("every all")),
+    ),
 }
-_ALONE_WORDS = frozenset("ignore rules instructions guidelines orders directions constraints"
-                         " authority priority precedence guardrails filters policy policies"
-                         " restrictions limits say print output respond reply write type"
-                         " answer ethics morals boundaries privileges control power rights mode"
-                         " passwords password credentials secrets keys key codes code tokens"
-                         " mentioning disclosing reporting revealing hide conceal withhold"
-                         " asked asks sees notices spots finds questions told given started"
-                         " began loaded received simulate emulate imagine pretend roleplay"
-                         " add append include put attach safety".split())
+_ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
+    (_w("ignore"), _w("before above after preceding following")),
+    (_w("cancelled canceled void null invalid obsolete revoked withdrawn lifted"),
+     _w("came come given written stated appearing")),
+    (_w("authority priority precedence"), _w("than")),
+    (_w("guardrails filters filter policy policies safety ethical restrictions limits"),
+     _w("disabled off offline lifted removed suspended deactivated active")),
+    (_w("told given instructed started began loaded received"), _w("you"),
+     _w("away discard draft optional mistake never longer void apply irrelevant obsolete"
+        " cancelled canceled avoid")),
+    (_w("trained built made released"), _w("without")),
+    (_w("parameter param query url link"), _w("add append include put attach")),
+    (_w("pwned hacked granted"),),
+    (_w("no"), _w("that who which"),
+     _w("rules restrictions filters limits guidelines ethics morals boundaries policies")),
+    (_w("if"), _w("had have were did didn"),
+     _w("rules restrictions filters guidelines limits guardrails policies")),
+    (_w("over"), _w("privileges privilege control authority power rights")),
+    (_w("mode"), _w("sudo god root jailbreak dan unrestricted unfiltered")),
+    (_w("what"), _w("passwords password credentials secrets keys key codes code tokens")),
+    (_w("mentioning disclosing reporting revealing"), _w("without")),
+    (_w("hide conceal withhold"), _w("from")),
+    (_w("asked asks"), _w("say tell answer reply claim")),
+    (_w("sees see notices notice spots spot finds find questions question"), _w("if"),
+     _w("say tell claim explain")),
+)
+
+
+# The gates compiled to bits: each class of each gate is a bit, each word the bits of the classes
+# that hold it, so a line's words give one integer and a gate is open when all its bits are in
+# it (a few integer operations per line instead of a set test per class).
+_BITS: dict[str, int] = {}
+_GATE_MASKS: dict[str, tuple[int, ...]] = {}
+
+
+def _compile_gates() -> None:
+    bit = 1
+    for name, gates in (("alone", _ALONE_GATES), *_GATES.items()):
+        masks = []
+        for gate in gates:
+            mask = 0
+            for cls in gate:
+                for word in cls:
+                    _BITS[word] = _BITS.get(word, 0) | bit
+                mask |= bit
+                bit <<= 1
+            masks.append(mask)
+        _GATE_MASKS[name] = tuple(masks)
+
+
+_compile_gates()
+_VOCABULARY = frozenset(_BITS)
+
+
+def _opened(words: frozenset[str]) -> list[str]:
+    """The features (and "alone") whose gates the line's words open."""
+    have = 0
+    for word in words & _VOCABULARY:
+        have |= _BITS[word]
+    if not have:
+        return []
+    return [name for name, masks in _GATE_MASKS.items()
+            if any(mask & have == mask for mask in masks)]
+
+
 _PAIRS = (
     ("addressed", "override"), ("addressed", "conceal"), ("addressed", "steer"),
     ("addressed", "outbound"), ("addressed", "harm"), ("override", "harm"), ("override", "conceal"),
@@ -365,25 +454,31 @@ def judged(line: str) -> tuple[int, str] | None:
     """(column, kind) of an instruction against the user in one lower-cased prose line: kind
     `exfiltration` when what it pairs is sending to an outside address, else `injection`."""
     words = frozenset(_WORD_RE.findall(line))
-    if not _ALONE_WORDS.isdisjoint(words):
-        alone = _ALONE.search(line)
-        if alone and not _negated(line, alone.start()):
-            return alone.start(), "injection"
-    possible = [f for f, vocab in _WORDS.items() if not vocab.isdisjoint(words)]
-    if not possible:
-        return None
-    if "://" in line or "@" in line or "iban" in words:
-        possible.append("outbound")
-    if len(possible) < 2 and possible not in (["override"], ["conceal"]) and not (
-            possible and _HARM.search(line)):
-        return None
+    opened = _opened(words) if len(words) > 3 else []
     found: dict[str, int] = {}
-    for feature in (*possible, "harm"):
-        if feature in found:
+    for feature in opened:
+        if feature == "alone":
+            alone = _ALONE.search(line)
+            if alone and not _negated(line, alone.start()):
+                return alone.start(), "injection"
             continue
         at = _found(feature, line)
         if at is not None:
             found[feature] = at
+    if "://" in line or "@" in line or "iban" in words:
+        at = _found("outbound", line)
+        if at is not None:
+            found["outbound"] = at
+    if not found:
+        return None
+    # Harm only matters beside another feature: searched last, and only then.
+    at = _found("harm", line)
+    if at is not None:
+        found["harm"] = at
+    return _verdict(line, found)
+
+
+def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
     for first, second in _PAIRS:
         if first in found and second in found and abs(found[first] - found[second]) <= _NEAR:
             kind = "exfiltration" if "outbound" in (first, second) else "injection"

@@ -142,9 +142,13 @@ def variants(skel: str, folded: str) -> tuple[str, ...]:
         out.append(_morse(folded))
     if not folded.isascii() and len(_UPSIDE_MARKS.intersection(folded)) >= 3:
         out.append(skeleton(folded.translate(_UPSIDE)[::-1]))
-    low = folded.lower()
-    if low.count("ay") >= 3 and len(_PIG.findall(low)) >= 3:
-        out.extend(skeleton(_unpig(low, moved)) for moved in (1, 2, 3))
+    if folded.count("ay") >= 3:
+        # Only lines mostly in Pig Latin: "day", "display" and "array" end in -ay too.
+        pig = [line for line in folded.lower().split("\n")
+               if len(_PIG.findall(line)) * 2 >= max(3, len(line.split()))]
+        if pig:
+            out.extend(skeleton(" ".join(_unpig(line, moved) for line in pig))
+                       for moved in (1, 2, 3))
     return tuple(out)
 
 
