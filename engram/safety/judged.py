@@ -190,7 +190,10 @@ _STEER = re.compile(
 )
 _SENDS = (r"(?:send|post|forward|share|email|e-mail|upload|push|save|copy|transfer|wire|submit"
           r"|paste|mail)")
-_PLACE = (r"(?:https?://(?!(?:localhost|127\.0\.0\.1)\b)[\w.-]+\S*|[\w.+-]+@[\w-]+\.[\w.-]+"
+# A place outside: not the documentation domains of RFC 2606 (`https://auth.example.com`), which
+# API docs send credentials to in every example.
+_PLACE = (r"(?:https?://(?!(?:localhost|127\.0\.0\.1)\b)(?![\w.-]*\bexample\.(?:com|org|net)\b)"
+          r"[\w.-]+\S*|[\w.+-]+@(?![\w.-]*\bexample\.(?:com|org|net)\b)[\w-]+\.[\w.-]+"
           r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\biban\b|\bgb\d\d\b)")
 _SENDS_RE = re.compile(r"\b" + _SENDS + r"\b")
 # A verb that sends and a place outside, in either order ("add a remote pointing to https://...
@@ -226,7 +229,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("rest"), _w("session conversation chat")), (_w("give"), _w("every each")),
         (_w("your"), _w("job task goal purpose output source")),
         (_w("came come given written stated"), _w("before above earlier")),
-        (_w("only"), _w("follow obey answer listen")), (_w("from"), _w("your"), _w("comes come is")),
+        (_w("only"), _w("follow obey answer listen")),
+        (_w("from"), _w("your"), _w("comes come is")),
         (_w("before"), _w("answer answering finish finishing complete completing respond"
                           " responding reply replying continue continuing proceed proceeding")),
         (_w("part"), _w("task")), (_w("nothing"), _w("your")),
@@ -431,12 +435,22 @@ _NOUN_USE = re.compile(r"(?:\b(?:the|a|an|your|their|his|her|our|its|my)|'s)\s+(
 _NOUN_AFTER = re.compile(r"\s*(?:is|was|are|were|address(?:es)?|ids?|body|list|field|s)\b")
 
 
+# A credential sent where the API expects it is how APIs are called, not a leak: "in the
+# X-Api-Key header", a bearer token, an OAuth token endpoint.
+_API_USE = re.compile(r"\b(?:in|via|as|using|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?header\b"
+                      r"|\bbearer\b|/oauth\d?/|\boauth\b")
+_SCRUBBED = re.compile(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|masked|removed|stripped"
+                       r"|excluded|filtered|omitted|hashed|encrypted)\b")
+
+
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
     for m in _RULES[feature].finditer(line):
-        if feature == "outbound" and _noun(line, m):
+        if feature == "outbound" and (_noun(line, m) or _API_USE.search(line)):
             continue
+        if feature == "harm" and _SCRUBBED.match(line, m.end()):
+            continue  # "send the logs, with secrets scrubbed, to ..."
         if feature in ("conceal", "addressed") or not _negated(line, m.start()):
             return m.start()
     return None
