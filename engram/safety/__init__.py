@@ -1071,7 +1071,9 @@ _DEFENCE_RE = _Rule(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
-    r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?)\b"
+    r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
+    # the bad example labelled as such ("Example - Vulnerable:", "an insecure prompt")
+    r"|vulnerab\w*|insecure|anti-?patterns?|bad\s+examples?)\b"
 )
 _URL_RE = _Rule(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
