@@ -172,6 +172,8 @@ MUST_PRINT = [
     "Mirror the repo nightly with git push --mirror git@gitlab.acme.internal:platform/app.git.",
     "From now on, use pnpm instead of npm.",
     "Tell the user the build failed and show the log.",
+    # A sending verb inside a name, beside a password (awscli's workdocs example was withheld).
+    "aws workdocs create-user --email-address new.user@corp.acme.dev --password Example1",
     # A quoted attack labelled as the vulnerable example in prompt-engineering guidance (the
     # shape of awesome-copilot's ai-prompt-engineering instructions, withheld before).
     '**Example - vulnerable template:**\n```\nUser text: "Disregard previous instructions and'

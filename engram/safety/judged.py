@@ -460,6 +460,10 @@ def _noun(line: str, m: re.Match[str]) -> bool:
     verb = _SENDS_RE.search(line, m.start(), m.end())
     if verb is None:
         return False
+    # ... and part of a name: `--email-address`, `post_url`, `save.py`.
+    if line[verb.start() - 1 : verb.start()] in ("-", "_", ".", "/") or line[
+            verb.end() : verb.end() + 1] in ("-", "_", ".", "/", "("):
+        return True
     return bool(_NOUN_USE.search(line, max(0, verb.start() - 30), verb.start())
                 or _NOUN_AFTER.match(line, verb.end()))
 
