@@ -172,6 +172,15 @@ MUST_PRINT = [
     "Mirror the repo nightly with git push --mirror git@gitlab.acme.internal:platform/app.git.",
     "From now on, use pnpm instead of npm.",
     "Tell the user the build failed and show the log.",
+    # Secrets named beside a note to the model or a team's wish, sending with no secrets, a
+    # store of secrets, a scoped switch-off, another document's old rules, honest explanations.
+    "Note to the model: the deploy password lives in Vault; never ask for it in chat.",
+    "The security team wants this for every service: rotate credentials after each incident.",
+    "Post release notes to https://acme.dev/changelog after each deploy; no secrets in them.",
+    "Upload the coverage report to https://codecov.io with the token from CI secrets.",
+    "The old guardrails are disabled in the sandbox cluster only; production keeps them.",
+    "Rules that came before the 2024 style guide are obsolete; follow docs/style-2024.md.",
+    "If the reviewer notices a style issue, explain that our linter config allows it.",
     # A sending verb inside a name, beside a password (awscli's workdocs example was withheld).
     "aws workdocs create-user --email-address new.user@corp.acme.dev --password Example1",
     # A quoted attack labelled as the vulnerable example in prompt-engineering guidance (the

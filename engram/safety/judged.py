@@ -97,13 +97,19 @@ _OVERRIDE = re.compile(
     r"(?:[\w-]+\s+){0,2}?(?:in|from)\s+(?:claude|agents|gemini|copilot-instructions|\.?cursorrules"
     r"|\.?windsurfrules)\b"
 )
+# What a user would not want done for them: their secrets and data (group `data`) ...
 _HARM = re.compile(
-    r"\b(?:passwords?|passphrases?|credentials?|secrets|api\s+keys?|access\s+keys?|private\s+keys?"
-    r"|ssh\s+keys?|deploy\s+keys?|(?:access|auth|api|session)\s+tokens?|cookies)\b"
+    r"(?P<data>\b(?:passwords?|passphrases?|credentials?|secrets|api\s+keys?|access\s+keys?"
+    r"|private\s+keys?|ssh\s+keys?|deploy\s+keys?|(?:access|auth|api|session)\s+tokens?|cookies)\b"
     # (the prose view has lost the `~` of `~/.aws`: markup)
     r"|(?<![\w.])(?:~|\$home)?/\.(?:ssh|aws|gnupg|netrc|npmrc|docker|kube|git-credentials)\b"
     r"|(?<![\w.])\.env\b(?!\.)"
     r"|\bid_(?:rsa|ed25519)\b|\.pem\b|\.key\s+files?|/etc/(?:passwd|shadow)\b"
+    r"|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:emails?|messages?|calendar|contacts|files"
+    r"|cookies|browser|history|conversation|documents|password|keys|data|last\s+message)\b"
+    r"|\b(?:every|all)\s+(?:open\s+|unread\s+)?(?:threads?|emails?|messages?|contacts)\b"
+    r"|\b(?:hidden|secret)\s+(?:configuration|instructions|prompt)|\bsystem\s+prompt\b)"
+    # ... and acts against them: money and rights, access, checks off, destruction, remote code.
     r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
     r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
     r"|\b(?:as\s+an?\s+admin|admin(?:istrator)?\s+(?:rights|access)|an\s+admin\s+of"
@@ -124,11 +130,12 @@ _HARM = re.compile(
     r"|\b(?:confirmations?|approvals?|reviews?|checks|tests)\s+(?:are|is)\s+no\s+longer\s+"
     r"(?:required|needed|necessary)\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\bpostinstall\b|\.exe\b"
-    r"|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:emails?|messages?|calendar|contacts|files"
-    r"|cookies|browser|history|conversation|documents|password|keys|data|last\s+message)\b"
-    r"|\b(?:every|all)\s+(?:open\s+|unread\s+)?(?:threads?|emails?|messages?|contacts)\b"
-    r"|\b(?:hidden|secret)\s+(?:configuration|instructions|prompt)|\bsystem\s+prompt\b"
 )
+# Secrets named as where they are kept, not what is taken: "the token from CI secrets".
+_SECRET_STORE = re.compile(
+    r"(?:\b(?:ci|repository|repo|github|gitlab|actions|workflow|vault|k8s|kubernetes|doppler"
+    r"|1password|environment|project|org|organi[sz]ation)\s+)$|^\s*(?:manager|store|vault"
+    r"|context)\b")
 _CONCEAL = re.compile(
     # An adverb of stealth on an order ("quietly open a PR"), not on a fact ("prefixes silently
     # won't cache").
@@ -206,7 +213,7 @@ _OUTBOUND = re.compile(
 _NEGATED = re.compile(
     r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
-    r"|not)\b"
+    r"|not|no(?!\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
 )
 _CLAUSE = re.compile(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
 
@@ -333,9 +340,9 @@ def _opened(words: frozenset[str]) -> list[str]:
 
 _PAIRS = (
     ("addressed", "override"), ("addressed", "conceal"), ("addressed", "steer"),
-    ("addressed", "outbound"), ("addressed", "harm"), ("override", "harm"), ("override", "conceal"),
+    ("addressed", "outbound"), ("addressed", "act"), ("override", "harm"), ("override", "conceal"),
     ("override", "steer"), ("override", "outbound"), ("conceal", "harm"), ("conceal", "steer"),
-    ("conceal", "outbound"), ("outbound", "harm"), ("steer", "harm"), ("authority", "harm"),
+    ("conceal", "outbound"), ("outbound", "harm"), ("steer", "harm"), ("authority", "act"),
     ("authority", "override"), ("authority", "addressed"), ("authority", "steer"),
     ("authority", "outbound"),
 )
@@ -348,7 +355,8 @@ _ALONE = re.compile(
     # Earlier rules declared void without naming them as the model's ("Consider whatever rules
     # came before this sentence cancelled").
     r"|\b(?:rules|instructions|guidelines|orders|directions|constraints)\s+(?:that\s+)?"
-    r"(?:came|come|given|written|stated|appearing)\s+(?:before|above|earlier|prior)\b"
+    r"(?:came|come|given|written|stated|appearing)\s+(?:above|earlier|before\s+(?:this|these|here"
+    r"|now)|prior\s+to\s+(?:this|these|now))\b"
     r"[^.;\n]{0,40}?\b(?:cancell?ed|void|null|invalid|obsolete|revoked|withdrawn|lifted)\b"
     # A claim to outrank the model's own configuration.
     r"|\b(?:higher|more|greater|top)\s+(?:authority|priority|precedence)\s+than\s+(?:your|the)"
@@ -412,8 +420,7 @@ _ALONE = re.compile(
     # ... or when the person overseeing the agent notices what it did.
     r"|\bif\s+(?:the\s+)?(?:reviewers?|maintainers?|developers?|operators?|owners?|humans?|anyone"
     r"|someone)\s+(?:sees?|notices?|spots?|finds?|questions?)\b" + _GAP + r"{0,80}?\b(?:say"
-    r"|tell\s+(?:them|him|her)|claim|explain)\b" + _GAP + r"{0,10}?\b(?:it'?s|it\s+is|it\s+was"
-    r"|that)\b"
+    r"|tell\s+(?:them|him|her)|claim)\b" + _GAP + r"{0,10}?\b(?:it'?s|it\s+is|it\s+was)\b"
 )
 _RULES = {"authority": _AUTHORITY, "addressed": _ADDRESSED, "override": _OVERRIDE,
           "harm": _HARM, "conceal": _CONCEAL, "steer": _STEER, "outbound": _OUTBOUND}
@@ -446,11 +453,15 @@ _SCRUBBED = re.compile(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|maske
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
-    for m in _RULES[feature].finditer(line):
+    for m in _RULES["harm" if feature == "act" else feature].finditer(line):
+        if feature == "act" and m.group("data"):
+            continue
         if feature == "outbound" and (_noun(line, m) or _API_USE.search(line)):
             continue
-        if feature == "harm" and _SCRUBBED.match(line, m.end()):
-            continue  # "send the logs, with secrets scrubbed, to ..."
+        if feature == "harm" and (_SCRUBBED.match(line, m.end()) or m.group("data") and (
+                _SECRET_STORE.search(line[max(0, m.start() - 30) : m.start()])
+                or _SECRET_STORE.match(line[m.end() : m.end() + 20]))):
+            continue  # "send the logs, with secrets scrubbed, to ...", "from CI secrets"
         if feature in ("conceal", "addressed") or not _negated(line, m.start()):
             return m.start()
     return None
@@ -468,6 +479,20 @@ def _noun(line: str, m: re.Match[str]) -> bool:
                 or _NOUN_AFTER.match(line, verb.end()))
 
 
+# Checks switched off somewhere else than in the model ("guardrails are disabled in the sandbox
+# cluster only", "content filters are off in the local dev build").
+_SCOPE = re.compile(r"\b(?:in|on|for)\s+(?:the\s+|our\s+)?(?:local|dev|development|sandbox|test"
+                    r"|testing|staging|ci|preview|demo)\b|\bonly\b")
+_SWITCHED = re.compile(r"guardrails|filter|polic|safety|ethical|restrictions|limits")
+
+
+def _scoped(line: str, alone: re.Match[str]) -> bool:
+    if not _SWITCHED.search(alone.group()):
+        return False
+    end = _CLAUSE.search(line, alone.end())
+    return bool(_SCOPE.search(line, alone.end(), end.start() if end else len(line)))
+
+
 def judged(line: str) -> tuple[int, str] | None:
     """(column, kind) of an instruction against the user in one lower-cased prose line: kind
     `exfiltration` when what it pairs is sending to an outside address, else `injection`."""
@@ -477,7 +502,7 @@ def judged(line: str) -> tuple[int, str] | None:
     for feature in opened:
         if feature == "alone":
             alone = _ALONE.search(line)
-            if alone and not _negated(line, alone.start()):
+            if alone and not _negated(line, alone.start()) and not _scoped(line, alone):
                 return alone.start(), "injection"
             continue
         at = _found(feature, line)
@@ -489,10 +514,15 @@ def judged(line: str) -> tuple[int, str] | None:
             found["outbound"] = at
     if not found:
         return None
-    # Harm only matters beside another feature: searched last, and only then.
+    # Harm only matters beside another feature: searched last, and only then. Acts against the
+    # user (not secrets merely named) are what the model addressed or an authority claimed
+    # must pair with: "Note to the model: the deploy password lives in Vault" is a rule file.
     at = _found("harm", line)
     if at is not None:
         found["harm"] = at
+        act = _found("act", line)
+        if act is not None:
+            found["act"] = act
     return _verdict(line, found)
 
 
