@@ -179,7 +179,7 @@ _AUTHORITY = re.compile(
 )
 _STEER = re.compile(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
-    r"(?:that\b|their\b|the\b|it\b|everything\b|to\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
+    r"(?:that\b|their\b|the\b|it\b|everything\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
     r"|\b(?:describe|present|label|frame|report|mark|pass\s+off)\s+(?:it|this|them|the\s+(?:change"
     r"|changes|edit|edits|pr|commit|update|dependency|fix))\s+as\b"
@@ -285,6 +285,9 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
         " cancelled canceled avoid")),
     (_w("trained built made released"), _w("without")),
     (_w("parameter param query url link"), _w("add append include put attach")),
+    (_w("paste enter type send share give provide confirm reenter re"),
+     _w("password passphrase credentials key token number code otp phrase"),
+     _w("here chat below continue verify unlock proceed restore")),
     (_w("pwned hacked granted"),),
     (_w("no"), _w("that who which"),
      _w("rules restrictions filters limits guidelines ethics morals boundaries policies")),
@@ -342,7 +345,7 @@ _PAIRS = (
     ("addressed", "override"), ("addressed", "conceal"), ("addressed", "steer"),
     ("addressed", "outbound"), ("addressed", "act"), ("override", "harm"), ("override", "conceal"),
     ("override", "steer"), ("override", "outbound"), ("conceal", "harm"), ("conceal", "steer"),
-    ("conceal", "outbound"), ("outbound", "harm"), ("steer", "harm"), ("authority", "act"),
+    ("conceal", "outbound"), ("outbound", "harm"), ("steer", "act"), ("authority", "act"),
     ("authority", "override"), ("authority", "addressed"), ("authority", "steer"),
     ("authority", "outbound"),
 )
@@ -382,6 +385,12 @@ _ALONE = re.compile(
     r"(?:[\w-]+\s+){0,2}?(?:ai|model|assistant|chatbot|llm|version\s+of\s+yourself)\s+(?:that"
     r"|which|who)\s+(?:was|were|is|has\s+been)\s+(?:trained|built|made|released)\s+without"
     r"\s+(?:any\s+)?(?:safety|alignment|ethics|ethical|guardrails|restrictions|filters|rlhf)\b"
+    # The user asked for their own secret (the phishing shape: "they must paste their password
+    # here to continue").
+    r"|\b(?:paste|enter|type|send|share|give|provide|confirm|re-?enter)\s+(?:us\s+|me\s+)?(?:their"
+    r"|your)\s+(?:[\w-]+\s+)?(?:password|passphrase|credentials|api\s+key|token|card\s+number"
+    r"|2fa\s+code|otp|seed\s+phrase|recovery\s+code)\s+(?:here|in\s+(?:the\s+|this\s+)?chat|below"
+    r"|to\s+(?:continue|verify|unlock|proceed|restore))\b"
     # The user's own secrets put into a link.
     r"|\b(?:add|append|include|put|attach)\s+the\s+user'?s\s+(?:[\w-]+\s+)?(?:api\s+key|token"
     r"|password|credentials|secret|email|cookies?)\s+(?:as|in|to|into)\s+(?:the|a|an|every)\s+"
