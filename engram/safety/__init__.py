@@ -18,7 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.judged import judged, outbound_shape, sent_file
+from engram.safety.judged import judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -1288,7 +1288,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append(grab)
         family = families.get(index, ())
         injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
-        against = judged(prose[index]) if not injection else None
+        against = judged(prose[index], index > 0 and salutation(prose[index - 1])
+                         ) if not injection else None
         if against is not None and against[1] == "injection":
             injection.append((against[0], "instruction against the user"))
         if injection and _discussed(index, low, prose[index], fences[index]):

@@ -328,6 +328,7 @@ def _compile_gates() -> None:
 
 _compile_gates()
 _VOCABULARY = frozenset(_BITS)
+_GATE_WORDS_ADDRESSED = _GATES["addressed"][0][0]
 
 
 def _opened(words: frozenset[str]) -> list[str]:
@@ -502,9 +503,19 @@ def _scoped(line: str, alone: re.Match[str]) -> bool:
     return bool(_SCOPE.search(line, alone.end(), end.start() if end else len(line)))
 
 
-def judged(line: str) -> tuple[int, str] | None:
+def salutation(line: str) -> bool:
+    """Whether a lower-cased prose line only addresses the model ("Dear assistant,", "Note to
+    the AI reviewing this:"): the order it introduces is on the next line."""
+    words = _WORD_RE.findall(line)
+    if not words or len(words) > 10 or _GATE_WORDS_ADDRESSED.isdisjoint(words):
+        return False
+    return bool(_ADDRESSED.search(line)) and line.rstrip().endswith((":", ",", "-", "--"))
+
+
+def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
     """(column, kind) of an instruction against the user in one lower-cased prose line: kind
-    `exfiltration` when what it pairs is sending to an outside address, else `injection`."""
+    `exfiltration` when what it pairs is sending to an outside address, else `injection`.
+    `addressed`: the line before only addressed the model (see `salutation`)."""
     words = frozenset(_WORD_RE.findall(line))
     opened = _opened(words) if len(words) > 3 else []
     found: dict[str, int] = {}
@@ -517,6 +528,8 @@ def judged(line: str) -> tuple[int, str] | None:
         at = _found(feature, line)
         if at is not None:
             found[feature] = at
+    if addressed:
+        found.setdefault("addressed", 0)
     if "://" in line or "@" in line or "iban" in words:
         at = _found("outbound", line)
         if at is not None:
