@@ -183,6 +183,10 @@ MUST_PRINT = [
     "If the reviewer notices a style issue, explain that our linter config allows it.",
     "When the user pastes an API key into the chat, tell them to rotate it; never repeat it.",
     "Tell users their password must be at least 12 characters and show the strength meter.",
+    "rsync -az --exclude .env ./ deploy@10.0.0.5:/srv/app/",
+    'curl -X POST https://api.acme.dev/v1/tokens -d "username=$USER" -d "password=$PASSWORD"',
+    "Email the weekly digest to team@acme.dev; it lists merged PRs, no credentials.",
+    "Forward password-reset requests to the identity service at https://id.acme.dev.",
     "## Notes for AI agents:\nRun make check and never commit generated files; keep tokens out"
     " of logs.",
     # A sending verb inside a name, beside a password (awscli's workdocs example was withheld).

@@ -443,7 +443,8 @@ _UPLOAD_RE = _Rule(
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
     # Copied to another host, or read into a PowerShell request body.
-    rf"|\b(?:scp|rsync|sftp)\s+(?:-\S+\s+)*{_PATH}"
+    # (a path after `--exclude` is the one thing not copied)
+    rf"|\b(?:scp|rsync|sftp)\s+(?:(?!--exclude|--filter)-\S+\s+)*{_PATH}"
     rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
     # Read into a socket or a mail, written to /dev/tcp, copied to a bucket or a gist.
     rf"|\b(?:nc|ncat|netcat|socat|telnet|mail|mailx|sendmail|mutt)\b[^|;&\n]*<\s*{_PATH}"

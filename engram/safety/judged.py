@@ -211,9 +211,10 @@ _OUTBOUND = re.compile(
 )
 # A clause that forbids or warns is not an order to do the thing it names.
 _NEGATED = re.compile(
-    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not|don'?t"
+    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(,]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
-    r"|not|no(?!\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
+    # ("no" as an answer, "actually, no:", is no negation)
+    r"|not|no(?!\s*[:,.!?-]|\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
 )
 _CLAUSE = re.compile(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
 
@@ -455,7 +456,9 @@ _NOUN_AFTER = re.compile(r"\s*(?:is|was|are|were|address(?:es)?|ids?|body|list|f
 # A credential sent where the API expects it is how APIs are called, not a leak: "in the
 # X-Api-Key header", a bearer token, an OAuth token endpoint.
 _API_USE = re.compile(r"\b(?:in|via|as|using|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?header\b"
-                      r"|\bbearer\b|/oauth\d?/|\boauth\b")
+                      r"|\bbearer\b|/oauth\d?/|\boauth\b"
+                      r"|/(?:v\d+/)?(?:login|auth|tokens?|sessions?|signin|sign-in)\b")
+_NAMED = re.compile(r"\s*[=:]|-\w|_\w")
 _SCRUBBED = re.compile(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|masked|removed|stripped"
                        r"|excluded|filtered|omitted|hashed|encrypted)\b")
 
@@ -470,8 +473,11 @@ def _found(feature: str, line: str) -> int | None:
             continue
         if feature == "harm" and (_SCRUBBED.match(line, m.end()) or m.group("data") and (
                 _SECRET_STORE.search(line[max(0, m.start() - 30) : m.start()])
-                or _SECRET_STORE.match(line[m.end() : m.end() + 20]))):
-            continue  # "send the logs, with secrets scrubbed, to ...", "from CI secrets"
+                or _SECRET_STORE.match(line[m.end() : m.end() + 20])
+                or _NAMED.match(line, m.end()))):
+            # "send the logs, with secrets scrubbed, to ...", "from CI secrets", a form field
+            # `password=$PASSWORD`, a compound `password-reset requests`
+            continue
         if feature in ("conceal", "addressed") or not _negated(line, m.start()):
             return m.start()
     return None
