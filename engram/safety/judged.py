@@ -35,6 +35,8 @@ this finds as to the phrases.
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 
 # Within one sentence: a dot inside ".env" or a host name does not end it.
@@ -329,6 +331,8 @@ def _compile_gates() -> None:
 
 _compile_gates()
 _VOCABULARY = frozenset(_BITS)
+# A feature none of whose gates has a single class met is ruled out by one `&`.
+_ANY_MASK = {name: functools.reduce(operator.or_, masks, 0) for name, masks in _GATE_MASKS.items()}
 _GATE_WORDS_ADDRESSED = _GATES["addressed"][0][0]
 
 
@@ -340,7 +344,7 @@ def _opened(words: frozenset[str]) -> list[str]:
     if not have:
         return []
     return [name for name, masks in _GATE_MASKS.items()
-            if any(mask & have == mask for mask in masks)]
+            if have & _ANY_MASK[name] and any(mask & have == mask for mask in masks)]
 
 
 _PAIRS = (
@@ -512,6 +516,8 @@ def _scoped(line: str, alone: re.Match[str]) -> bool:
 def salutation(line: str) -> bool:
     """Whether a lower-cased prose line only addresses the model ("Dear assistant,", "Note to
     the AI reviewing this:"): the order it introduces is on the next line."""
+    if not line.rstrip().endswith((":", ",", "-")):
+        return False
     words = _WORD_RE.findall(line)
     if not words or len(words) > 10 or _GATE_WORDS_ADDRESSED.isdisjoint(words):
         return False

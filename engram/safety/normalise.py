@@ -69,6 +69,7 @@ _UPSIDE = str.maketrans("ɐqɔpǝɟƃɥıɾʞlɯuodbɹsʇnʌʍxʎz∀ƆƎℲ⅁�
                         "abcdefghijklmnopqrstuvwxyzACEFGJLMPRTUVWY")
 _UPSIDE_MARKS = frozenset("ɐǝɥɯɹʇʌʍʎɔɟƃɾʞ")
 _PIG = re.compile(r"\b([a-z]+?)(w?)ay\b")
+_PIG_RUN = re.compile(r"\w+ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
 _VOWELS = frozenset("aeiou")
 
 
@@ -142,7 +143,7 @@ def variants(skel: str, folded: str) -> tuple[str, ...]:
         out.append(_morse(folded))
     if not folded.isascii() and len(_UPSIDE_MARKS.intersection(folded)) >= 3:
         out.append(skeleton(folded.translate(_UPSIDE)[::-1]))
-    if folded.count("ay") >= 3:
+    if folded.count("ay") >= 3 and _PIG_RUN.search(folded):
         # Only lines mostly in Pig Latin: "day", "display" and "array" end in -ay too.
         pig = [line for line in folded.lower().split("\n")
                if len(_PIG.findall(line)) * 2 >= max(3, len(line.split()))]
