@@ -69,7 +69,7 @@ _UPSIDE = str.maketrans("ɐqɔpǝɟƃɥıɾʞlɯuodbɹsʇnʌʍxʎz∀ƆƎℲ⅁�
                         "abcdefghijklmnopqrstuvwxyzACEFGJLMPRTUVWY")
 _UPSIDE_MARKS = frozenset("ɐǝɥɯɹʇʌʍʎɔɟƃɾʞ")
 _PIG = re.compile(r"\b([a-z]+?)(w?)ay\b")
-_PIG_RUN = re.compile(r"\w+ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
+_PIG_RUN = re.compile(r"ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
 _VOWELS = frozenset("aeiou")
 
 
@@ -139,7 +139,8 @@ def variants(skel: str, folded: str) -> tuple[str, ...]:
         pieces = _QUOTED.findall(folded)
         if len(pieces) >= 2:
             out.append(skeleton(" ".join(a or b for a, b in pieces)))
-    if "-" in folded and "." in folded and _MORSE_RUN.search(folded):
+    if (" .. " in folded or " .- " in folded or " -. " in folded or " -- " in folded
+            or " .-. " in folded) and _MORSE_RUN.search(folded):
         out.append(_morse(folded))
     if not folded.isascii() and len(_UPSIDE_MARKS.intersection(folded)) >= 3:
         out.append(skeleton(folded.translate(_UPSIDE)[::-1]))
