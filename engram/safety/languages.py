@@ -140,9 +140,30 @@ _EARLIER = (
     "претходни", "сите", "папярэдн", "усе ", "oldingi", "barcha", "अघिल्ला", "सबै", "antaŭaj",
     "ĉiujn", "yangaphambili", "yonke",
 )
-_VERB_RE = re.compile("|".join(re.escape(w) for w in _VERBS))
-_NOUN_RE = re.compile("|".join(re.escape(w) for w in _NOUNS))
-_EARLIER_RE = re.compile("|".join(re.escape(w) for w in _EARLIER))
+def _trie(words: tuple[str, ...]) -> str:
+    """One pattern for many literals, factored by their common prefixes: the regex engine tries
+    an alternation's branches one by one at every position, so a flat list of hundreds of
+    words costs hundreds of tests a character, and a trie a few. The longest word wins."""
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in set(words):
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(tree)
+
+
+_VERB_RE = re.compile(_trie(_VERBS))
+_NOUN_RE = re.compile(_trie(_NOUNS))
+_EARLIER_RE = re.compile(_trie(_EARLIER))
 _WINDOW = 90
 # A clause ends at sentence punctuation followed by a space (".env" is not an end) or at CJK,
 # Devanagari, Arabic-script and Greek full stops and semicolons.
