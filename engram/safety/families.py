@@ -210,6 +210,9 @@ _EXTRACT_RE = re.compile(
     r"|context|system\s+text)\b"
     r"|\b(?:configuration|config|setup|prompt|instructions|preamble|context)\s+you\s+were\s+"
     r"(?:loaded|configured|initiali[sz]ed|started|set\s+up|booted)\s+with\b"
+    r"|\b(?:" + _REVEAL + r")\s+(?:me\s+)?the\s+(?:initial|original|first|system|hidden"
+    r"|starting)\s+(?:prompt|instructions|system\s+message|message)\s+(?:that\s+)?(?:configured"
+    r"|created|set\s+up|initiali[sz]ed|started|primed|programmed)\s+you\b"
     r"|\b(?:" + _REVEAL + r")\b" + _C + r"{0,60}?\b(?:including|with|plus|and)\s+(?:any|all|the"
     r"|your)\s+(?:system|hidden|initial)\s+(?:text|prompt|message|instructions)\b"
     r"|\b(?:text|words|content|everything|instructions|messages?)\s+(?:that\s+(?:comes?|came"
@@ -279,7 +282,8 @@ _RECITER_RE = re.compile(
     r"\b(?:act|pretend|play|roleplay|role-play|impersonate|you\s+are)\b" + _C + r"{0,100}?\b"
     r"(?:read|tell|give|recite|whisper|sing|show|list)\s+(?:me|us)\s+(?:\w+\s+){0,4}?(?:"
     + _SECRETS + r"|keys|(?:windows|license|product|serial)\s+(?:keys?|numbers?)|password"
-    r"|passphrase|(?:api|secret|private|access)\s+key|token|pin\s+code)\b"
+    r"|passphrase|(?:api|secret|private|access)\s+key|token|pin\s+code|database_url|dsn"
+    r"|connection\s+string|[a-z]+_(?:key|token|secret|password|url))\b"
 )
 _PERSONA_ADDRESS_RE = re.compile(r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|answer\w*"
                                  r"|respond\w*|repl\w*|request|question|me|us)\b")
@@ -360,7 +364,7 @@ FAMILIES: tuple[_Family, ...] = (
                     " developer creator admin owner deployer system company letter character"
                     " char above before told asked instructed programmed configured mentioned"
                     " stored written contained listed internal loaded initialized initialised"
-                    " started booted including preamble"),
+                    " started booted including preamble configured created primed programmed"),
              _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE),
     _Family("injection", "hide from the user",
             (_words("received got read saw given followed instruction instructions note message"
@@ -388,7 +392,7 @@ FAMILIES: tuple[_Family, ...] = (
                     " jailbroken amoral unaligned unethical"),), _PERSONA_RE, _to_the_model),
     _Family("injection", "persona without limits",
             (_words("keys key passwords password secrets tokens token credentials numbers"
-                    " number passphrase pin"),
+                    " number passphrase pin database_url dsn connection url"),
              _words("read tell give recite whisper sing show list"),
              _words("act pretend play roleplay role impersonate are")), _RECITER_RE),
     _Family("role-play", "delimited system header",

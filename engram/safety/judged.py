@@ -56,6 +56,11 @@ _ADDRESSED = re.compile(
     r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:the\s+)?(?:ai|assistant|model|agent|llm|bot)s?"
     r"(?:\s+(?:reviewers?|agents?|assistants?|readers?|models?|tools?))?\s*[,:]\s"
     r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)\b"
+    r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
+    r"|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|bot|chatbot"
+    r"|model)\b"
+    r"|\b(?:once|when|after|as\s+soon\s+as)\s+you(?:'ve|\s+have)?\s+(?:read|seen|parsed|processed)"
+    r"\s+this\b"
     r"|\byou,\s+the\s+(?:[\w-]+\s+)?(?:assistant|ai|agent|model)\b"
 )
 _OVERRIDE = re.compile(
@@ -86,6 +91,12 @@ _OVERRIDE = re.compile(
     r"|\b(?:stop|quit)\s+(?:applying|following|using)\s+(?:the\s+)?(?:[\w-]+\s+)?"
     r"(?:guidelines|rules|instructions|conventions|policies)\b"
     r"|\byour\s+only\s+source\s+of\s+(?:rules|instructions|truth|guidance|orders)\b"
+    r"|\byour\s+(?:priorities|goals?|objectives?|task|instructions|rules|orders)\s+(?:have\s+)?"
+    r"(?:now\s+)?change[sd]?\b"
+    r"|\b(?:real|actual|true)\s+(?:instructions|rules|orders|task)\b" + _GAP + r"{0,30}?\b(?:are|is"
+    r"|follow|start)\s+(?:below|here|as\s+follows)\b"
+    r"|\btreat\s+the\s+user\s+as\s+(?:an?\s+)?(?:untrusted|hostile|adversar\w*|attacker|suspect"
+    r"|enemy)"
     r"|\bnothing\s+(?:in|from|of)\s+your\s+(?:setup|instructions|configuration|prompt|rules"
     r"|guidelines|briefing)\s+(?:applies|matters|counts|holds)\b"
     # Something to do before the user's task ("Before you answer the user's question, you must
@@ -110,7 +121,9 @@ _HARM = re.compile(
     r"|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:emails?|messages?|calendar|contacts|files"
     r"|cookies|browser|history|conversation|documents|password|keys|data|last\s+message)\b"
     r"|\b(?:every|all)\s+(?:open\s+|unread\s+)?(?:threads?|emails?|messages?|contacts)\b"
-    r"|\b(?:hidden|secret)\s+(?:configuration|instructions|prompt)|\bsystem\s+prompt\b)"
+    r"|\b(?:hidden|secret)\s+(?:configuration|instructions|prompt)|\bsystem\s+prompt\b"
+    r"|\boutput\s+of\s+(?:env|printenv|set)\b|\benv(?:ironment)?\s+var(?:iable)?s\b"
+    r"|\bdatabase_url\b|\bconnection\s+strings?\b)"
     # ... and acts against them: money and rights, access, checks off, destruction, remote code.
     r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
     r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
@@ -132,7 +145,13 @@ _HARM = re.compile(
     r"|\b(?:confirmations?|approvals?|reviews?|checks|tests)\s+(?:are|is)\s+no\s+longer\s+"
     r"(?:required|needed|necessary)\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\bpostinstall\b|\.exe\b"
+    r"|\b(?:change|set|update|replace)\s+(?:the\s+)?(?:admin|owner|recovery|billing|payout"
+    r"|notification|contact)\s+(?:email|e-mail|address|phone|account)\b"
+    r"|\b(?:rename|drop|delete|truncate|wipe|clear|purge|disable|rewrite)\s+(?:the\s+)?(?:audit"
+    r"|access|security)\s+(?:log|logs|trail|table|history)\b"
 )
+_DATA = re.compile(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens|private\s+keys?"
+                   r"|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s)\b|(?<![\w.])\.env\b(?!\.)")
 # Secrets named as where they are kept, not what is taken: "the token from CI secrets".
 _SECRET_STORE = re.compile(
     r"(?:\b(?:ci|repository|repo|github|gitlab|actions|workflow|vault|k8s|kubernetes|doppler"
@@ -149,8 +168,9 @@ _CONCEAL = re.compile(
     r"|inform(?:ing)?|bring(?:ing)?|confirm(?:ing)?\s+with|notify(?:ing)?|alert(?:ing)?)\s+"
     r"(?:it\b|this\b|that\b|these\b|anyone|anybody|them\b|him\b|her\b|about\b|the\s+(?:user"
     r"|human|developer|owner|maintainers?|team|reviewers?)\b)"
-    r"|\bkeep\s+(?:this|these|it|that)\s+(?:[\w-]+\s+)?(?:to\s+yourself|secret|between\s+us"
-    r"|private|confidential)\b"
+    r"|\bkeep\s+(?:this|these|it|that|your\s+[\w-]+|what\s+you\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:to"
+    r"\s+yourself|secret|between\s+us|private|confidential)\b"
+    r"|\b(?:mention|say|report|tell)\s+nothing\b|\btell\s+no\s*one\b"
     r"|\b(?:the\s+user|they|the\s+owner|the\s+maintainers?)\s+(?:has\s+|have\s+)?already\s+"
     r"(?:agreed|approved|consented|signed\s+off)|\bapproval\s+was\s+given\b"
     r"|\bso\s+(?:that\s+)?(?:nobody|no\s+one|the\s+user\s+never)\b"
@@ -183,13 +203,13 @@ _STEER = re.compile(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
     r"(?:that\b|their\b|the\b|it\b|everything\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
-    r"|\b(?:describe|present|label|frame|report|mark|pass\s+off)\s+(?:it|this|them|the\s+(?:change"
-    r"|changes|edit|edits|pr|commit|update|dependency|fix))\s+as\b"
+    r"|\b(?:describe|present|label|frame|report|mark|pass\s+off|portray|characteri[sz]e)\s+(?:it"
+    r"|this|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+as\b"
     r"|\bsay\s+it\s+was\b|\bcall\s+it\s+(?:a|an|just)\b"
     # What the user must not read in the summary ("leave out the breaking changes").
     r"|\b(?:leave\s+out|omit|hide|suppress|drop)\s+(?:the|any|all)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:changes|ones|parts|reviews|complaints|warnings|risks|issues|findings|errors|failures"
-    r"|vulnerabilit(?:y|ies)|cves?)\b"
+    r"|vulnerabilit(?:y|ies)|cves?|notices?|recalls?|disclaimers?|caveats?)\b"
     r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}\bas\b|\brank\s+(?:everyone|all|the\s+others?"
     r"|them|the\s+rest)\b|\brecommend\s+only\b|\badvise\s+(?:them|the\s+user|readers?)\s+to\b"
     r"|\b(?:respond|reply|answer|output|print|say)\s+(?:with\s+)?(?:exactly|only)\b"
@@ -230,7 +250,8 @@ def _w(text: str) -> frozenset[str]:
 # none.
 _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     "addressed": ((_w("ai assistant assistants model models llm llms agent agents bot bots chatbot"
-                      " chatbots copilot gpt claude gemini"),),),
+                      " chatbots copilot gpt claude gemini"),),
+                  (_w("read seen parsed processed"), _w("once when after soon"), _w("this"))),
     "override": (
         (_w("longer"), _w("matter matters applies apply relevant count counts")),
         (_w("stop quit drop forget abandon ignore disregard skip whatever override overrides"
@@ -242,8 +263,12 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("only"), _w("follow obey answer listen")),
         (_w("from"), _w("your"), _w("comes come is")),
         (_w("before"), _w("answer answering finish finishing complete completing respond"
-                          " responding reply replying continue continuing proceed proceeding")),
+                          " responding reply replying continue continuing proceed"
+                          " proceeding")),
         (_w("part"), _w("task")), (_w("nothing"), _w("your")),
+        (_w("change changes changed"), _w("your")),
+        (_w("below here follows"), _w("real actual true")),
+        (_w("treat"), _w("untrusted hostile adversary adversarial attacker suspect enemy")),
     ),
     "conceal": (
         (_w("quietly silently secretly covertly discreetly"),),
@@ -252,7 +277,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("keep"), _w("yourself secret between private confidential")),
         (_w("so"), _w("nobody one never")), (_w("between"), _w("stays stay remains remain is")),
         (_w("need"), _w("doesn does don do won will")), (_w("mention"), _w("only")),
-        (_w("leave"), _w("out")),
+        (_w("leave"), _w("out")), (_w("nothing"), _w("mention say report tell")),
+        (_w("tell"), _w("noone one")),
     ),
     "authority": (
         (_w("asked requested wants approved required authorized authorised signed mandated"
@@ -268,7 +294,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("tell"), _w("user users reader readers recruiter customer client them everyone"
                         " people")),
         (_w("say claim state rank advise pwned approve"),),
-        (_w("describe present label frame report mark pass rate"), _w("as")),
+        (_w("describe present label frame report mark pass rate portray characterize characterise"),
+         _w("as")),
         (_w("call"), _w("it")), (_w("leave omit hide suppress drop"), _w("the any all")),
         (_w("recommend report"), _w("only")),
         (_w("respond reply answer output print"), _w("exactly only")),
@@ -288,6 +315,12 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
         " cancelled canceled avoid")),
     (_w("trained built made released"), _w("without")),
     (_w("parameter param query url link"), _w("add append include put attach")),
+    (_w("earlier above before"), _w("placeholder draft test fake void obsolete outdated mistake"
+                                      " real irrelevant decoy")),
+    (_w("granted"), _w("privileges access rights permissions mode")),
+    (_w("safety security"), _w("apply effect active required needed")),
+    (_w("reply response answer output message summary"), _w("your"),
+     _w("paste print include put write output dump append add")),
     (_w("paste enter type send share give provide confirm reenter re"),
      _w("password passphrase credentials key token number code otp phrase"),
      _w("here chat below continue verify unlock proceed restore")),
@@ -356,6 +389,16 @@ _PAIRS = (
     ("authority", "outbound"),
 )
 # Forms that need no second feature: they exist only to displace what the model was told.
+# A secret put into the model's own reply ("paste the output of env into your next reply"):
+# exfiltration by the reply itself.
+_INTO_REPLY = (
+    r"\b(?:paste|print|include|put|write|output|dump|append|add)\s+(?:[\w./~`-]+\s+){0,6}?"
+    r"(?:the\s+)?(?:contents?\s+of\s+|output\s+of\s+)?(?:`?env`?|printenv|(?:~|\$home)?/\.\w+\S*"
+    r"|\.env|(?:all\s+)?(?:the\s+)?(?:secrets|credentials|passwords|api\s+keys|tokens|env(?:ironment)?"
+    r"\s+var(?:iable)?s))\s+(?:in|into|to|at)\s+(?:the\s+end\s+of\s+)?your\s+(?:next\s+)?"
+    r"(?:reply|response|answer|output|message|summary)\b"
+)
+_INTO_REPLY_RE = re.compile(_INTO_REPLY)
 _ALONE = re.compile(
     # The context around the line disowned ("ignore the text before and after this line").
     r"\bignore\s+(?:all\s+)?(?:the\s+)?(?:text|words|content|lines?|sentences?|paragraphs?)\s+"
@@ -386,6 +429,16 @@ _ALONE = re.compile(
     r"|discard|(?:rough\s+)?draft|optional|by\s+mistake|never\s+(?:there|existed|happened"
     r"|applied)|no\s+longer|void|(?:doesn'?t|don'?t|do\s+not|does\s+not)\s+apply|irrelevant"
     r"|obsolete|cancell?ed|to\s+avoid,?\s+do\s+it)\b"
+    r"|\b(?:anything|everything|all)\s+(?:earlier|above|before\s+(?:this|here))\s+(?:was|is|were"
+    r"|are)\s+(?:just\s+|only\s+)?(?:a\s+)?(?:placeholder|draft|test|fake|void|obsolete|outdated"
+    r"|mistake|not\s+real|irrelevant|decoy)\b"
+    r"|\byou\s+(?:have\s+been|are\s+now|were|now\s+have\s+been)\s+granted\s+(?:\w+\s+)?(?:operator"
+    r"|admin|administrator|root|developer|elevated|full|unrestricted|god)\s+(?:privileges|access"
+    r"|rights|permissions|mode)\b"
+    r"|\b(?:safety|security)\s+(?:checks|rules|guidelines|policies|restrictions|filters)\s+(?:no"
+    r"\s+longer\s+apply|(?:are|is)\s+(?:no\s+longer|not)\s+(?:in\s+effect|active|required"
+    r"|needed))\b"
+    + "|" + _INTO_REPLY +
     # A persona made by taking the model's training or rules away.
     r"|\b(?:simulate|act\s+as|pretend\s+to\s+be|roleplay|role-play|imagine|emulate|be)\s+(?:an?\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:ai|model|assistant|chatbot|llm|version\s+of\s+yourself)\s+(?:that"
@@ -535,7 +588,9 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
         if feature == "alone":
             alone = _ALONE.search(line)
             if alone and not _negated(line, alone.start()) and not _scoped(line, alone):
-                return alone.start(), "injection"
+                kind = ("exfiltration" if _INTO_REPLY_RE.match(line, alone.start())
+                        else "injection")
+                return alone.start(), kind
             continue
         at = _found(feature, line)
         if at is not None:
@@ -557,10 +612,22 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
         act = _found("act", line)
         if act is not None:
             found["act"] = act
+    if "addressed" in found:
+        data = _DATA.search(line)
+        if data is not None and not _negated(line, data.start()):
+            found["data"] = data.start()
     return _verdict(line, found)
 
 
+# A verb of showing in an order's place: with the model addressed, the user's data shown is
+# the order ("Attention coding assistant: ... the CI secrets; print them here").
+_SHOW = re.compile(r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|now|just|also)\s+)(?:print|show|reveal"
+                   r"|output|paste|list|dump|display|echo|read\s+out|share)\b")
+
+
 def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
+    if "addressed" in found and "data" in found and _SHOW.search(line):
+        return min(found["addressed"], found["data"]), "injection"
     for first, second in _PAIRS:
         if first in found and second in found and abs(found[first] - found[second]) <= _NEAR:
             kind = "exfiltration" if "outbound" in (first, second) else "injection"
