@@ -57,6 +57,9 @@ _ADDRESSED = re.compile(
     r"(?:\s+(?:reviewers?|agents?|assistants?|readers?|models?|tools?))?\s*[,:]\s"
     r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)\b"
     r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
+    r"|\b(?:agent|assistant|ai|model|llm|bot)s?\s+(?:instructions?|notes?|directives?|only)\s*:"
+    r"|\b(?:all|any|every)\s+(?:ai\s+)?(?:agents?|assistants?|models?|bots?|llms?)\s+(?:must|should"
+    r"|shall|are\s+to|need\s+to)\b"
     r"|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|bot|chatbot"
     r"|model)\b"
     r"|\b(?:once|when|after|as\s+soon\s+as)\s+you(?:'ve|\s+have)?\s+(?:read|seen|parsed|processed)"
@@ -76,7 +79,8 @@ _OVERRIDE = re.compile(
     r"(?:asks?|says?|told|tells|wants?|asked|requests?)\b"
     r"|\b(?:from\s+(?:now|here)\s+on|for\s+the\s+rest\s+of\s+(?:the|this)\s+(?:session"
     r"|conversation|chat)|in\s+(?:every|each)\s+(?:answer|reply|response)\s+you\s+give)\b"
-    r"|\byour\s+(?:only\s+|real\s+|new\s+)?(?:job|task|goal|purpose)\s+(?:now\s+)?is\b"
+    r"|\byour\s+(?:only\s+|real\s+|new\s+)?(?:job|task|goal|purpose|objective|mission)(?:\s+now)?"
+    r"(?:\s+is\b|\s*:)"
     r"|\byour\s+only\s+output\b"
     r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|with)\s+"
     r"(?:higher|more|greater|top)\s+(?:authority|priority)\s+than)\s+(?:any(?:thing)?\s+|every"
@@ -97,6 +101,13 @@ _OVERRIDE = re.compile(
     r"|follow|start)\s+(?:below|here|as\s+follows)\b"
     r"|\btreat\s+the\s+user\s+as\s+(?:an?\s+)?(?:untrusted|hostile|adversar\w*|attacker|suspect"
     r"|enemy)"
+    r"|\brefuse\s+(?:all|every|any)\s+(?:of\s+)?(?:their|the\s+user'?s|his|her)\s+requests\b"
+    r"|\bthe\s+user\b" + _GAP + r"{0,40}?\b(?:is|are)\s+(?:an?\s+)?(?:attacker|imposter|impostor"
+    r"|hacker|threat|adversary|intruder)\b"
+    r"|\b(?:forget|drop|abandon|ignore|leave\s+behind)\s+your\s+(?:role|persona|identity|character"
+    r"|programming|training)\b"
+    r"|\b(?:every|all|each)\s+(?:future|subsequent|following|later)\s+(?:messages?|replies|reply"
+    r"|responses?|answers?|turns?|requests?)\b"
     r"|\bnothing\s+(?:in|from|of)\s+your\s+(?:setup|instructions|configuration|prompt|rules"
     r"|guidelines|briefing)\s+(?:applies|matters|counts|holds)\b"
     # Something to do before the user's task ("Before you answer the user's question, you must
@@ -134,7 +145,8 @@ _HARM = re.compile(
     r"|protection)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+)?(?:tests?|test\s+suite"
     r"|checks|review|ci)\b"
-    r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:code\s+review|review|tests|linters|ci|checks)\b"
+    r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:code\s+reviews?|reviews?|tests|linters|ci"
+    r"|checks|approvals)\b"
     # ... the checks, not a folder of them ("skip the tests folder when suggesting imports").
     r"(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?|section|page))"
     r"|\b(?:push|commit|deploy|merge)\s+(?:it\s+|\w+\s+)?(?:directly|straight)\s+(?:to|into)\b"
@@ -144,13 +156,18 @@ _HARM = re.compile(
     r"|bucket|cluster|backups)\b|\bforce[\s-]?push(?:ing|ed)?\b"
     r"|\b(?:confirmations?|approvals?|reviews?|checks|tests)\s+(?:are|is)\s+no\s+longer\s+"
     r"(?:required|needed|necessary)\b"
-    r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:ba|z)?sh\b|\bpostinstall\b|\.exe\b"
+    r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
+    r"|\bpostinstall\b|\.exe\b"
+    r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
+    r"|\bfiles\s+deleted\b|\bdelete\s+(?:all|every|as\s+many)\b"
+    r"|\bfor\s+free\b|\bset\s+(?:the\s+)?(?:customer|user|account)'?s?\s+(?:plan|tier|role|balance"
+    r"|credits?)\b"
     r"|\b(?:change|set|update|replace)\s+(?:the\s+)?(?:admin|owner|recovery|billing|payout"
     r"|notification|contact)\s+(?:email|e-mail|address|phone|account)\b"
     r"|\b(?:rename|drop|delete|truncate|wipe|clear|purge|disable|rewrite)\s+(?:the\s+)?(?:audit"
     r"|access|security)\s+(?:log|logs|trail|table|history)\b"
 )
-_DATA = re.compile(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens|private\s+keys?"
+_DATA = re.compile(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens?|private\s+keys?"
                    r"|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s)\b|(?<![\w.])\.env\b(?!\.)")
 # Secrets named as where they are kept, not what is taken: "the token from CI secrets".
 _SECRET_STORE = re.compile(
@@ -196,6 +213,11 @@ _AUTHORITY = re.compile(
     r"|\b(?:update|message|note|notice|word|instructions?)\s+from\s+your\s+(?:operator|developer"
     r"|admin|creator|owner|team|maker)\b"
     r"|\bthe\s+(?:maintainer|owner|admin|user|developer|operator)s?\s+says?\s*:"
+    r"|\b(?:owner|maintainers?|admin\w*|security\s+team|lead|management)\s+(?:has|have)\s+"
+    r"(?:updated|changed|revised)\s+(?:the\s+)?(?:policy|policies|rules|instructions|guidelines)\b"
+    r"|\bi\s*(?:am|'m)\s+(?:the\s+|your\s+)?(?:system\s+)?(?:administrator|admin|owner|developer"
+    r"|creator|operator|maintainer|security\s+officer)\b"
+    r"|\bi\s*(?:am|'m)\s+(?:authori[sz]ing|permitting|allowing|instructing|ordering)\s+you\b"
     r"|\b(?:the\s+)?(?:user|owner|maintainer)s?\s+(?:has\s+)?(?:approved|authori[sz]ed|allowed"
     r"|permitted)\s+(?:[\w-]+ing\b|the\s+[\w-]+ing\b)"
 )
@@ -214,6 +236,7 @@ _STEER = re.compile(
     r"|them|the\s+rest)\b|\brecommend\s+only\b|\badvise\s+(?:them|the\s+user|readers?)\s+to\b"
     r"|\b(?:respond|reply|answer|output|print|say)\s+(?:with\s+)?(?:exactly|only)\b"
     r"|\breport\s+only\s+[\"'“]|\bapprove\s+(?:it|this|the\s+(?:pr|pull\s+request|change))\b"
+    r"|\binstead\s+(?:reply|respond|answer|say|write|output|print)\b"
     r"|\band\s+nothing\s+(?:more|else)\b|\bpwned\b|\baccess\s+granted\b"
     r"|\binclude\s+the\s+(?:sentence|line|text|phrase)\b|\breply\s+to\s+(?:every|all)\b"
 )
@@ -269,6 +292,11 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("change changes changed"), _w("your")),
         (_w("below here follows"), _w("real actual true")),
         (_w("treat"), _w("untrusted hostile adversary adversarial attacker suspect enemy")),
+        (_w("refuse"), _w("requests")),
+        (_w("user"), _w("attacker imposter impostor hacker threat adversary intruder")),
+        (_w("role persona identity character programming training"), _w("your")),
+        (_w("future subsequent following later"), _w("every all each")),
+        (_w("your"), _w("objective mission")),
     ),
     "conceal": (
         (_w("quietly silently secretly covertly discreetly"),),
@@ -289,6 +317,10 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("from"), _w("your"), _w("update message note notice word instructions instruction")),
         (_w("says say"), _w("maintainer owner admin user developer operator maintainers owners"
                             " admins users developers operators")),
+        (_w("updated changed revised"), _w("policy policies rules instructions guidelines")),
+        (_w("i"), _w("am m"), _w("administrator admin owner developer creator operator maintainer"
+                                  " officer authorizing authorising permitting allowing instructing"
+                                  " ordering")),
     ),
     "steer": (
         (_w("tell"), _w("user users reader readers recruiter customer client them everyone"
@@ -300,6 +332,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("recommend report"), _w("only")),
         (_w("respond reply answer output print"), _w("exactly only")),
         (_w("nothing"), _w("more else")), (_w("granted"), _w("access")),
+        (_w("instead"), _w("reply respond answer say write output print")),
         (_w("include"), _w("sentence line text phrase")), (_w("reply"), _w("every all")),
     ),
 }
@@ -318,6 +351,11 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
     (_w("earlier above before"), _w("placeholder draft test fake void obsolete outdated mistake"
                                       " real irrelevant decoy")),
     (_w("granted"), _w("privileges access rights permissions mode")),
+    (_w("tell inform notify alert"), _w("not mustn shouldn don never"), _w("user human developer"
+                                                                            " operator anyone")),
+    (_w("commit push publish"), _w("write copy save put dump move")),
+    (_w("curl wget"), _w("sh bash zsh python python3 perl ruby node")),
+    (_w("pretend"), _w("exist existed there gone never")),
     (_w("safety security"), _w("apply effect active required needed")),
     (_w("reply response answer output message summary"), _w("your"),
      _w("paste print include put write output dump append add")),
@@ -439,6 +477,22 @@ _ALONE = re.compile(
     r"\s+longer\s+apply|(?:are|is)\s+(?:no\s+longer|not)\s+(?:in\s+effect|active|required"
     r"|needed))\b"
     + "|" + _INTO_REPLY +
+    # Keeping from the user what this text did to the model.
+    r"|\b(?:must\s+not|mustn'?t|should\s+not|shouldn'?t|do\s+not|don'?t|never)\s+(?:tell|inform"
+    r"|notify|alert)\s+(?:the\s+)?(?:user|human|developer|operator|anyone)\s+(?:that|about|of)\s+"
+    r"(?:this\s+(?:file|note|message|instruction|comment)|these\s+instructions|you\b|its\s+"
+    r"behaviou?r|what\s+(?:you|it)\s+did|the\s+change)"
+    # A secret written into the repository to be committed.
+    r"|\b(?:write|copy|save|put|dump|move)\s+(?:the\s+)?(?:contents?\s+of\s+)?(?:the\s+|your\s+)?"
+    r"(?:ssh\s+)?(?:private\s+key|ssh\s+key|\.env|credentials|secrets|api\s+keys?|tokens?)\b"
+    + _GAP + r"{0,60}?\b(?:commit|push|publish)\b"
+    # Code from a bare address piped to an interpreter.
+    r"|\b(?:curl|wget)\b[^|\n]*\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\S*[^|\n]*\|\s*(?:sudo\s+)?"
+    r"(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
+    # The model's rules pretended away.
+    r"|\bpretend\b" + _GAP + r"{0,60}?\b(?:rules|instructions|guidelines|policies|restrictions"
+    r"|guardrails|safety)\b" + _GAP + r"{0,30}?\b(?:do(?:es)?\s*n[o']t\s+exist|never\s+existed"
+    r"|(?:is|are)\s*n[o']t\s+there|(?:is|are)\s+gone|(?:was|were)\s+never)"
     # A persona made by taking the model's training or rules away.
     r"|\b(?:simulate|act\s+as|pretend\s+to\s+be|roleplay|role-play|imagine|emulate|be)\s+(?:an?\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:ai|model|assistant|chatbot|llm|version\s+of\s+yourself)\s+(?:that"
@@ -612,7 +666,7 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
         act = _found("act", line)
         if act is not None:
             found["act"] = act
-    if "addressed" in found:
+    if "addressed" in found or "authority" in found:
         data = _DATA.search(line)
         if data is not None and not _negated(line, data.start()):
             found["data"] = data.start()
@@ -621,13 +675,15 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
 
 # A verb of showing in an order's place: with the model addressed, the user's data shown is
 # the order ("Attention coding assistant: ... the CI secrets; print them here").
-_SHOW = re.compile(r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|now|just|also)\s+)(?:print|show|reveal"
+_SHOW = re.compile(r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|now|just|also)\s+|\byou\s+to\s+)(?:print"
+                   r"|show|reveal"
                    r"|output|paste|list|dump|display|echo|read\s+out|share)\b")
 
 
 def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
-    if "addressed" in found and "data" in found and _SHOW.search(line):
-        return min(found["addressed"], found["data"]), "injection"
+    for asker in ("addressed", "authority"):
+        if asker in found and "data" in found and _SHOW.search(line):
+            return min(found[asker], found["data"]), "injection"
     for first, second in _PAIRS:
         if first in found and second in found and abs(found[first] - found[second]) <= _NEAR:
             kind = "exfiltration" if "outbound" in (first, second) else "injection"
