@@ -58,6 +58,7 @@ _ADDRESSED = re.compile(
     r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)\b"
     r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
     r"|\b(?:agent|assistant|ai|model|llm|bot)s?\s+(?:instructions?|notes?|directives?|only)\s*:"
+    r"|\bfor\s+(?:ai|language\s+models?|llms?|models?|assistants?|agents?|bots?)\s+only\b"
     r"|\b(?:all|any|every)\s+(?:ai\s+)?(?:agents?|assistants?|models?|bots?|llms?)\s+(?:must|should"
     r"|shall|are\s+to|need\s+to)\b"
     r"|\bif\s+you(?:'re|\s+are)\s+(?:an?\s+)?(?:ai|llm|language\s+model|assistant|agent|bot|chatbot"
@@ -106,6 +107,8 @@ _OVERRIDE = re.compile(
     r"|hacker|threat|adversary|intruder)\b"
     r"|\b(?:forget|drop|abandon|ignore|leave\s+behind)\s+your\s+(?:role|persona|identity|character"
     r"|programming|training)\b"
+    r"|\bnothing\s+you\s+(?:do|say|run|write)\s+(?:here\s+)?(?:is\s+real|matters|counts|has\s+(?:any\s+)?"
+    r"consequences)\b"
     r"|\b(?:every|all|each)\s+(?:future|subsequent|following|later)\s+(?:messages?|replies|reply"
     r"|responses?|answers?|turns?|requests?)\b"
     r"|\bnothing\s+(?:in|from|of)\s+your\s+(?:setup|instructions|configuration|prompt|rules"
@@ -120,6 +123,7 @@ _OVERRIDE = re.compile(
     r"|\b(?:ignore|disregard|forget|skip|bypass|override|drop)\s+(?:all\s+)?(?:the\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?:in|from)\s+(?:claude|agents|gemini|copilot-instructions|\.?cursorrules"
     r"|\.?windsurfrules)\b"
+    r"|\b(?:ignore|disregard|bypass|override)\s+(?:the\s+)?(?:codeowners|code\s+owners)\b"
 )
 # What a user would not want done for them: their secrets and data (group `data`) ...
 _HARM = re.compile(
@@ -134,7 +138,9 @@ _HARM = re.compile(
     r"|\b(?:every|all)\s+(?:open\s+|unread\s+)?(?:threads?|emails?|messages?|contacts)\b"
     r"|\b(?:hidden|secret)\s+(?:configuration|instructions|prompt)|\bsystem\s+prompt\b"
     r"|\boutput\s+of\s+(?:env|printenv|set)\b|\benv(?:ironment)?\s+var(?:iable)?s\b"
-    r"|\bdatabase_url\b|\bconnection\s+strings?\b)"
+    r"|\bdatabase_url\b|\bconnection\s+strings?\b|\bprocess\.env\b(?!\.\w)"
+    r"|(?:~|\$home)?/\.config/(?:gcloud|gh|hub|doctl|op)\b|/\.azure\b"
+    r"|\b(?:webhook|signing|client|api)\s+secret\b)"
     # ... and acts against them: money and rights, access, checks off, destruction, remote code.
     r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
     r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
@@ -159,6 +165,9 @@ _HARM = re.compile(
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
     r"|\bpostinstall\b|\.exe\b"
     r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
+    r"|\bhidden\s+(?:iframe|script|pixel|tracker|backdoor|user|account|admin)\b|\bbackdoor\b"
+    r"|\bgrant\s+all\s+(?:privileges|permissions|access)\b"
+    r"|\bapprove\s+your\s+own\s+(?:pr|pull\s+request|change|merge\s+request)\b"
     r"|\bfiles\s+deleted\b|\bdelete\s+(?:all|every|as\s+many)\b"
     r"|\bfor\s+free\b|\bset\s+(?:the\s+)?(?:customer|user|account)'?s?\s+(?:plan|tier|role|balance"
     r"|credits?)\b"
@@ -187,7 +196,11 @@ _CONCEAL = re.compile(
     r"|human|developer|owner|maintainers?|team|reviewers?)\b)"
     r"|\bkeep\s+(?:this|these|it|that|your\s+[\w-]+|what\s+you\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:to"
     r"\s+yourself|secret|between\s+us|private|confidential)\b"
-    r"|\b(?:mention|say|report|tell)\s+nothing\b|\btell\s+no\s*one\b"
+    r"|\b(?:mention|say|report|tell)\s+nothing\b|\btell\s+(?:no\s*one|nobody)\b"
+    r"|\bkeep\s+(?:it|this|that|them)\s+out\s+of\s+(?:the|your)\s+(?:pr|summary|reply|response|report"
+    r"|description|changelog|commit|review)"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:flag|note|report|point\s+out|call\s+out)\s+(?:it|this|that"
+    r"|them)\s+(?:in|during|to)\s+(?:the\s+)?(?:review|pr|summary|reply|report)"
     r"|\b(?:the\s+user|they|the\s+owner|the\s+maintainers?)\s+(?:has\s+|have\s+)?already\s+"
     r"(?:agreed|approved|consented|signed\s+off)|\bapproval\s+was\s+given\b"
     r"|\bso\s+(?:that\s+)?(?:nobody|no\s+one|the\s+user\s+never)\b"
@@ -218,6 +231,12 @@ _AUTHORITY = re.compile(
     r"|\bi\s*(?:am|'m)\s+(?:the\s+|your\s+)?(?:system\s+)?(?:administrator|admin|owner|developer"
     r"|creator|operator|maintainer|security\s+officer)\b"
     r"|\bi\s*(?:am|'m)\s+(?:authori[sz]ing|permitting|allowing|instructing|ordering)\s+you\b"
+    r"|\b(?:the\s+)?(?:dba|admin|owner|lead|manager|cto|security\s+team|maintainer)\s+said\s+(?:it'?s"
+    r"|it\s+is|that'?s)\s+(?:fine|ok|okay|allowed|approved)\b"
+    r"|\b(?:comes?|is)\s+from\s+(?:openai|anthropic|google|github|microsoft|meta|cursor)\s+(?:staff"
+    r"|team|engineers|support|employees)\b"
+    r"|\b(?:red\s+team|security\s+team|pentesters?|auditors?)\s+(?:has\s+|have\s+)?(?:authori[sz]ed"
+    r"|approved|sanctioned|cleared)\b"
     r"|\b(?:the\s+)?(?:user|owner|maintainer)s?\s+(?:has\s+)?(?:approved|authori[sz]ed|allowed"
     r"|permitted)\s+(?:[\w-]+ing\b|the\s+[\w-]+ing\b)"
 )
@@ -232,7 +251,11 @@ _STEER = re.compile(
     r"|\b(?:leave\s+out|omit|hide|suppress|drop)\s+(?:the|any|all)\s+(?:[\w-]+\s+){0,3}?"
     r"(?:changes|ones|parts|reviews|complaints|warnings|risks|issues|findings|errors|failures"
     r"|vulnerabilit(?:y|ies)|cves?|notices?|recalls?|disclaimers?|caveats?)\b"
-    r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}\bas\b|\brank\s+(?:everyone|all|the\s+others?"
+    r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}?\b(?:as|\d+\s*/\s*\d+|\d+\s+stars?)"
+    r"|\brecommend\s+(?:it|this|\w+)\s+over\s+(?:every|all|any)\b"
+    r"|\b(?:answer|respond\s+to|reply\s+to)\s+(?:every|all|any)\s+(?:question|request|message)s?\b"
+    r"[^.;\n]{0,40}?\bwith\s+[\"'“]"
+    r"|\brank\s+(?:everyone|all|the\s+others?"
     r"|them|the\s+rest)\b|\brecommend\s+only\b|\badvise\s+(?:them|the\s+user|readers?)\s+to\b"
     r"|\b(?:respond|reply|answer|output|print|say)\s+(?:with\s+)?(?:exactly|only)\b"
     r"|\breport\s+only\s+[\"'“]|\bapprove\s+(?:it|this|the\s+(?:pr|pull\s+request|change))\b"
@@ -241,12 +264,13 @@ _STEER = re.compile(
     r"|\binclude\s+the\s+(?:sentence|line|text|phrase)\b|\breply\s+to\s+(?:every|all)\b"
 )
 _SENDS = (r"(?:send|post|forward|share|email|e-mail|upload|push|save|copy|transfer|wire|submit"
-          r"|paste|mail)")
+          r"|paste|mail)(?:s|es|ed|ing)?")
 # A place outside: not the documentation domains of RFC 2606 (`https://auth.example.com`), which
 # API docs send credentials to in every example.
 _PLACE = (r"(?:https?://(?!(?:localhost|127\.0\.0\.1)\b)(?![\w.-]*\bexample\.(?:com|org|net)\b)"
           r"[\w.-]+\S*|[\w.+-]+@(?![\w.-]*\bexample\.(?:com|org|net)\b)[\w-]+\.[\w.-]+"
-          r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\biban\b|\bgb\d\d\b)")
+          r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\biban\b|\bgb\d\d\b|\b(?:gs|s3|az)://[\w.-]+"
+          r"|\bpublic\s+(?:bucket|gist|repo|repository|paste))")
 _SENDS_RE = re.compile(r"\b" + _SENDS + r"\b")
 # A verb that sends and a place outside, in either order ("add a remote pointing to https://...
 # and push every branch to it").
@@ -297,6 +321,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("role persona identity character programming training"), _w("your")),
         (_w("future subsequent following later"), _w("every all each")),
         (_w("your"), _w("objective mission")),
+        (_w("nothing"), _w("real matters counts consequences")),
+        (_w("codeowners owners"), _w("ignore disregard bypass override")),
     ),
     "conceal": (
         (_w("quietly silently secretly covertly discreetly"),),
@@ -306,7 +332,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("so"), _w("nobody one never")), (_w("between"), _w("stays stay remains remain is")),
         (_w("need"), _w("doesn does don do won will")), (_w("mention"), _w("only")),
         (_w("leave"), _w("out")), (_w("nothing"), _w("mention say report tell")),
-        (_w("tell"), _w("noone one")),
+        (_w("tell"), _w("noone one nobody")), (_w("keep"), _w("out")),
+        (_w("flag note report point call"), _w("not don never")),
     ),
     "authority": (
         (_w("asked requested wants approved required authorized authorised signed mandated"
@@ -318,6 +345,11 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("says say"), _w("maintainer owner admin user developer operator maintainers owners"
                             " admins users developers operators")),
         (_w("updated changed revised"), _w("policy policies rules instructions guidelines")),
+        (_w("said"), _w("fine ok okay allowed approved")),
+        (_w("openai anthropic google github microsoft meta cursor"), _w("staff team engineers"
+                                                                          " support employees")),
+        (_w("authorized authorised approved sanctioned cleared"), _w("team pentesters pentester"
+                                                                      " auditors auditor")),
         (_w("i"), _w("am m"), _w("administrator admin owner developer creator operator maintainer"
                                   " officer authorizing authorising permitting allowing instructing"
                                   " ordering")),
@@ -333,6 +365,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("respond reply answer output print"), _w("exactly only")),
         (_w("nothing"), _w("more else")), (_w("granted"), _w("access")),
         (_w("instead"), _w("reply respond answer say write output print")),
+        (_w("rate"),), (_w("recommend"), _w("over")),
+        (_w("answer respond reply"), _w("every all any")),
         (_w("include"), _w("sentence line text phrase")), (_w("reply"), _w("every all")),
     ),
 }
@@ -342,7 +376,7 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
      _w("came come given written stated appearing")),
     (_w("authority priority precedence"), _w("than")),
     (_w("guardrails filters filter policy policies safety ethical restrictions limits"),
-     _w("disabled off offline lifted removed suspended deactivated active")),
+     _w("disabled off offline lifted removed suspended deactivated active paused hold waived")),
     (_w("told given instructed started began loaded received"), _w("you"),
      _w("away discard draft optional mistake never longer void apply irrelevant obsolete"
         " cancelled canceled avoid")),
@@ -356,6 +390,16 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
     (_w("commit push publish"), _w("write copy save put dump move")),
     (_w("curl wget"), _w("sh bash zsh python python3 perl ruby node")),
     (_w("pretend"), _w("exist existed there gone never")),
+    (_w("without"), _w("filter filtering filters restrictions restriction censorship guardrails"
+                       " limits rules")),
+    (_w("no"), _w("with"), _w("rules restrictions filters limits guidelines ethics")),
+    (_w("repeat"), _w("forever indefinitely endlessly infinitely times")),
+    (_w("everything all"), _w("secrets credentials passwords keys tokens")),
+    (_w("first last opening"), _w("your")),
+    (_w("never"), _w("continue act behave proceed")),
+    (_w("longer"), _w("copilot gemini codex cursor llama mistral assistant agent")),
+    (_w("comply complies"), _w("always")),
+    (_w("bashrc zshrc profile"), _w("curl wget nc")),
     (_w("safety security"), _w("apply effect active required needed")),
     (_w("reply response answer output message summary"), _w("your"),
      _w("paste print include put write output dump append add")),
@@ -456,7 +500,7 @@ _ALONE = re.compile(
     r"|polic(?:y|ies)|rules|layer|system|checks|module)|ethical\s+guidelines|your\s+(?:restrictions"
     r"|filters|limits))\s+(?:are|is|have\s+been|has\s+been)\s+(?:now\s+|temporarily\s+)?"
     r"(?:disabled|off|offline|lifted|removed|suspended|deactivated|turned\s+off|switched\s+off"
-    r"|not\s+active)\b"
+    r"|not\s+active|paused|on\s+hold|waived)\b"
     # The model's own orders declared void, whatever they are called ("everything you were told
     # before this point is a rough draft", "the policies you started with were added by
     # mistake", "pretend the setup you were given never happened").
@@ -477,6 +521,24 @@ _ALONE = re.compile(
     r"\s+longer\s+apply|(?:are|is)\s+(?:no\s+longer|not)\s+(?:in\s+effect|active|required"
     r"|needed))\b"
     + "|" + _INTO_REPLY +
+    # Answers without the model's limits, a second persona with none, endless repetition
+    # (garak's divergence probe), everything about the secrets, the first words of the prompt.
+    r"|\b(?:answer|respond|reply|say|speak|talk)\w*\b" + _GAP + r"{0,60}?\bwithout\s+"
+    r"(?:any\s+)?(?:filter(?:ing|s)?|restrictions?|censorship|guardrails|limits|rules)\b"
+    r"|\b(?:as|mode|persona|version|character)\b[^.;\n]{0,40}?\bwith\s+no\s+(?:rules|restrictions"
+    r"|filters|limits|guidelines|ethics)\b"
+    r"|\brepeat\s+(?:the\s+)?(?:word|phrase|token|letter)\s+\S+\s+(?:forever|indefinitely|endlessly"
+    r"|infinitely|\d{3,}\s+times)"
+    r"|\b(?:tell\s+me|list|show\s+me|give\s+me)\s+(?:everything|all)\s+(?:you\s+know\s+)?(?:about\s+)?"
+    r"(?:the\s+)?(?:secrets|credentials|passwords|api\s+keys|tokens)\b"
+    r"|\b(?:first|last|opening)\s+(?:\d+\s+)?(?:words|lines|sentences|characters|paragraphs?)\s+of"
+    r"\s+your\s+(?:instructions|prompt|system\s+prompt|rules|context|system\s+message)\b"
+    r"|\b(?:continue|act|behave|proceed)\s+as\s+if\s+(?:it|this|they|these)\s+(?:was|were|had)\s+"
+    r"never\s+(?:there|here|written|happened|existed)\b"
+    r"|\byou\s+are\s+no\s+longer\s+(?:copilot|gemini|codex|cursor|llama|mistral|an?\s+(?:coding\s+)?"
+    r"(?:assistant|agent))\b"
+    r"|\balways\s+compl(?:y|ies)\b(?!\s+with)"
+    r"|\.(?:bashrc|zshrc|profile|bash_profile)\b[^\n]{0,40}?\b(?:curl|wget|nc)\b"
     # Keeping from the user what this text did to the model.
     r"|\b(?:must\s+not|mustn'?t|should\s+not|shouldn'?t|do\s+not|don'?t|never)\s+(?:tell|inform"
     r"|notify|alert)\s+(?:the\s+)?(?:user|human|developer|operator|anyone)\s+(?:that|about|of)\s+"
