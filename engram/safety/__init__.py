@@ -151,8 +151,9 @@ _PERSONA_STRONG = (
 # the model server").
 _PERSONA_NOUN = r"(?:ai|assistant|model|bot|chatbot|llm|persona|character|language\s+model)"
 # (about this, not "about internal ticket numbers": what a support bot keeps to itself)
-_BREAK = (r"(?=\s*(?:$|[.,;:!)]|-->|about\s+(?:this|these|that|it|what|any\s+of|the\s+(?:change|changes"
-          r"|instructions?|note|message|step|edit))\b|that\s+you\b|what\s+you\b|anything\b|you\b))")
+_BREAK = (r"(?=\s*(?:$|[.,;:!)]|-->|about\s+(?:this|these|that|it|what|any\s+of|the\s+(?:change"
+          r"|changes|instructions?|note|message|step|edit))\b|that\s+you\b|what\s+you\b|anything\b"
+          r"|you\b))")
 
 # Softer verbs of dismissal: only with a word for "earlier" or "your" before the orders, since
 # "skip the instructions above if you use Docker" is ordinary advice.
