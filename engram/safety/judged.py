@@ -85,8 +85,11 @@ _OVERRIDE = re.compile(
     r"|\byour\s+only\s+output\b"
     r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|with)\s+"
     r"(?:higher|more|greater|top)\s+(?:authority|priority)\s+than)\s+(?:any(?:thing)?\s+|every"
-    r"\w*\s+|all\s+|your\s+|the\s+)?(?:\w+\s+){0,3}?(?:you\s+(?:were|have|are)|your|system"
-    r"|operator|rules?|instructions?|guidelines|stance|configuration|prompt)"
+    # ... the model's own orders, not "environment variables take precedence over hardcoded
+    # configuration" or "override the system environment variables"
+    r"\w*\s+|all\s+|your\s+|the\s+)?(?:\w+\s+){0,3}?(?:you\s+(?:were|have|are)|your\b"
+    r"|system\s+(?:prompt|message|instructions)|operator|(?:rules?|instructions?|guidelines|guidance"
+    r"|stance|configuration|prompt)\s+(?:you|given\s+to\s+you))"
     r"|\b(?:rules|instructions|guidelines|orders|directions)\s+(?:that\s+)?(?:came|come|given"
     r"|written|stated)\s+(?:before|above|earlier)\b"
     r"|\b(?:follow|obey|answer\s+to|listen\s+to)\s+only\s+(?:what\s+)?(?:this|these|me|my)\b"
