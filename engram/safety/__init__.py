@@ -18,6 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
+from engram.safety.judged import judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -149,7 +150,10 @@ _PERSONA_STRONG = (
 # ... and generic ones that need an article first ("you are now an AI", not "now connected to
 # the model server").
 _PERSONA_NOUN = r"(?:ai|assistant|model|bot|chatbot|llm|persona|character|language\s+model)"
-_BREAK = r"(?=\s*(?:$|[.,;:!)]|-->|about\b|that\s+you\b|what\s+you\b|anything\b|you\b))"
+# (about this, not "about internal ticket numbers": what a support bot keeps to itself)
+_BREAK = (r"(?=\s*(?:$|[.,;:!)]|-->|about\s+(?:this|these|that|it|what|any\s+of|the\s+(?:change"
+          r"|changes|instructions?|note|message|step|edit))\b|that\s+you\b|what\s+you\b|anything\b"
+          r"|you\b))")
 
 # Softer verbs of dismissal: only with a word for "earlier" or "your" before the orders, since
 # "skip the instructions above if you use Docker" is ordinary advice.
@@ -321,7 +325,8 @@ _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
 _ROLE_TOKEN_RE = _Rule(
-    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>"
+    # (ChatML's tokens with their pipes dropped are read the same by the model)
+    r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>|</?im_(?:start|end|sep)>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
@@ -333,12 +338,14 @@ _MAVEN_SYSTEM_RE = _Rule(r"<system>\s*[\w.-]+\s*</system>")
 _YAML_ROLE_RE = _Rule(r"^\s*-?\s*role\s*:\s*[\"']?(?:system|developer)[\"']?\s*$")
 _TURN_LINE_RE = _Rule(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
-    r"(?:\s+(?:prompt|message))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*(?P<rest>.*)$"
+    r"(?:\s+(?:prompt|message))?(?:\s*\([\w\s-]{1,20}\))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*"
+    r"(?P<rest>.*)$"
 )
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
 _ADDRESSES_MODEL_RE = _Rule(
     r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm|authori[sz]ed|comply"
-    r"|obey|override|permissions?|pre-approved|restrictions)\b"
+    r"|obey|override|permissions?|pre-approved|restrictions|admin\s+rights|confirmations?"
+    r"|approvals?|granted)\b|\bthe\s+user\s+(?:has|is|may|can)\b"
 )
 # Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
 _TRANSCRIPT_RE = _Rule(
@@ -439,7 +446,8 @@ _UPLOAD_RE = _Rule(
     rf"|\b(?:cat|base64|tar|gzip|xxd)\b[^|;&]*?{_PATH}[^|;&]*\|\s*{_SINK}"
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
     # Copied to another host, or read into a PowerShell request body.
-    rf"|\b(?:scp|rsync|sftp)\s+(?:-\S+\s+)*{_PATH}"
+    # (a path after `--exclude` is the one thing not copied)
+    rf"|\b(?:scp|rsync|sftp)\s+(?:(?!--exclude|--filter)-\S+\s+)*{_PATH}"
     rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
     # Read into a socket or a mail, written to /dev/tcp, copied to a bucket or a gist.
     rf"|\b(?:nc|ncat|netcat|socat|telnet|mail|mailx|sendmail|mutt)\b[^|;&\n]*<\s*{_PATH}"
@@ -474,7 +482,9 @@ _DATA_WORD = (
 )
 _LINK_BEACON_RE = _Rule(
     r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
-    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD})"
+    rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD}"
+    # A slot in words: `?k=<the user's API keys>`.
+    rf"|<[^<>()\n]{{0,30}}?{_DATA_WORD}[^<>()\n]{{0,30}}>)"
 )
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
 _ENV_DUMP_RE = _Rule(
@@ -715,8 +725,8 @@ _GATES = {
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
     ),
     "role-play": re.compile(
-        r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|^[\s>*#\[]*(?:system|developer|human"
-        r"|assistant)\b"
+        r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|</?im_(?:start|end|sep)>"
+        r"|^[\s>*#\[]*(?:system|developer|human|assistant)\b"
     ),
     "exfiltration": re.compile(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
@@ -1065,8 +1075,11 @@ _DEFENCE_RE = _Rule(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
-    r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?)\b"
+    r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
+    # the bad example labelled as such ("Example - Vulnerable:", "an insecure prompt")
+    r"|vulnerab\w*|insecure|anti-?patterns?|bad\s+examples?)\b"
 )
+_URL_RE = _Rule(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
 
 
@@ -1135,7 +1148,8 @@ def _may_role_play(low: str) -> bool:
     """A substring every alternative of the role-play gate contains (its `^` alternative tries
     every line start of a memory)."""
     return ("system" in low or "developer" in low or "human" in low or "assistant" in low
-            or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low)
+            or "<|" in low or "inst]" in low or "sys>>" in low or "_of_turn>" in low
+            or "<im_" in low or "</im_" in low)
 
 
 def _possible_checks(texts: list[str], folded: list[str], low: list[str],
@@ -1185,16 +1199,23 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     quoted = fenced or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
-        quoted = (bool(_injection(prose) or family_line(prose))
-                  and not (_injection(unquoted) or family_line(unquoted)))
+        quoted = _injects(prose) and not _injects(unquoted)
     if not quoted:
         return False
     return _defended(index, low)
 
 
+def _injects(text: str) -> bool:
+    return bool(_injection(text) or family_line(text) or judged(text) is not None)
+
+
 def _defended(index: int, low: list[str]) -> bool:
     # Identifiers count as words: `INJECTION_MARKERS`, `looks_malicious()`.
     window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1]).replace("_", " ")
+    # A host name is no defence: `https://drop.attacker.test` names the attacker, it does not
+    # warn against them.
+    if "://" in window or "@" in window:
+        window = _URL_RE.rx.sub(" ", window)
     return bool(_DEFENCE_RE.rx.search(window))
 
 
@@ -1271,6 +1292,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
             injection.append(grab)
         family = families.get(index, ())
         injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
+        against = judged(prose[index], index > 0 and salutation(prose[index - 1])
+                         ) if not injection else None
+        if against is not None and against[1] == "injection":
+            injection.append((against[0], "instruction against the user"))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1283,6 +1308,17 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
+        sent = sent_file(low[index])
+        if sent is not None and not _quoted_example(
+                index, low, lambda low_text: sent_file(low_text) is not None):
+            add(number, "exfiltration", (sent, "secret file sent to another machine"))
+        shape = outbound_shape(folded[index]) if "](" in text or "$(" in text else None
+        if shape is not None and not _quoted_example(
+                index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):
+            add(number, "exfiltration", shape)
+        if against is not None and against[1] == "exfiltration" and not _quoted_example(
+                index, low, lambda text: judged(text) is not None):
+            add(number, "exfiltration", (against[0], "data sent to an outside address"))
         for kind, col, detail in family:
             if kind == "role-play":
                 add(number, kind, (col, detail))

@@ -212,7 +212,8 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
         frozenset(("binding", "force", "effect", "opposite", "reversed", "inverted")),
         "instruction override",
         rf"(?:{_ORDER_NOUNS}"
-        r"|constraints?|rules?)\b[^.;\n]{0,40}?\b(?:your|you\s+were\s+given|you\s+received)\b"
+        r"|constraints?|rules?)\b[^.;\n]{0,40}?\b(?:your|you\s+were\s+given|you\s+received"
+        r"|you\s+(?:have|follow))\b"
         r"[^.;\n]{0,30}?\b(?:(?:are|is)\s+(?:no\s+longer\s+|not\s+)?(?:binding|in\s+(?:force"
         r"|effect)|valid)|(?:now\s+)?means?\s+(?:its|their|the)\s+opposite|(?:are|is)\s+(?:now\s+)?"
         r"(?:reversed|inverted))\b",
@@ -302,10 +303,14 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
         frozenset(("suspect", "suspects", "find", "finds", "realise", "realises", "realize",
                    "realizes", "review", "reviews", "question", "questions", "catch", "catches")),
         "hide from the user",
+        # The person running the agent kept from noticing: "so the reviewer doesn't question
+        # it", "so nobody reviews it"; "so that the user can review them" is the opposite (a
+        # GenAIScript instruction file on awesome-copilot was withheld for it).
         r"so\s+(?:that\s+)?(?:the\s+(?:user|developer|reviewers?|maintainers?|human|operator)"
-        r"|nobody|no\s+one|no-one)\s+(?:(?:doesn'?t|does\s+not|won'?t|will\s+not|can'?t|cannot"
-        r"|never|don'?t|do\s+not)\s+)?(?:\w+\s+)?(?:suspects?|finds?\s+out|realis|realiz"
-        r"|reviews?|questions?|catch(?:es)?\s+on)",
+        r"\s+(?:doesn'?t|does\s+not|won'?t|will\s+not|can'?t|cannot|never|don'?t|do\s+not)\s+"
+        r"|(?:nobody|no\s+one|no-one)\s+(?:(?:ever|will|would|can|could)\s+)?)(?:\w+\s+)?"
+        r"(?:suspects?|finds?\s+out|realis|realiz|reviews?|questions?|catch(?:es)?\s+on|notices?"
+        r"|looks?\s+(?:closer|twice|into))",
         None,
     ),
     (

@@ -17,6 +17,10 @@ _SWITCH_OFF = re.compile(
     r"|grant|give)\b[^.;\n]{0,60}?"
     r"(?P<flag>--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
     r"|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
+    # any agent's "approve everything" switch: --allow-all-tools, --trust-all-tools,
+    # --auto-approve, and auto-approval turned on in settings
+    r"|--(?:allow|trust|approve)-all(?:-[\w]+)?\b|--auto-?approve\b"
+    r"|\bauto[-_ ]?approv(?:e|al)\b(?=[^.;\n]{0,40}\b(?:every|all|any|for)\b)"
     r"|\"chat\.tools\.autoapprove\"|\byolo\s+mode\b|\bbypasspermissions\b"
     r"|approval[_-]?policy\s*=\s*\"?never|sandbox[_-]?mode\s*=\s*\"?danger-full-access"
     # a wildcard grant: `Bash(*)` in Claude Code's allow list, passwordless sudo for everything

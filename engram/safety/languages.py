@@ -56,6 +56,19 @@ _VERBS = (
     "ignore karo", "ignore kar do",
     # it (stop obeying), pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
     "non seguire", "non rispettare", "non obbedire", "smetti di seguire",
+    # "pay no heed to": the negated verbs of attending, in the languages where an override is
+    # as often said that way (es, pt, it, fr, de, nl)
+    "no hagas caso", "no hagáis caso", "no haga caso", "no le hagas caso", "no prestes atención",
+    "no sigas", "deja de seguir", "não ligue para", "não dê atenção", "não siga", "deixe de seguir",
+    "non fare caso", "non dare retta", "non badare", "ne fais pas attention", "ne suis pas",
+    "ne suis plus", "cesse de suivre", "arrête de suivre", "beachte nicht", "befolge nicht",
+    "achte nicht auf", "kümmere dich nicht um", "hör auf", "volg niet", "let niet op",
+    "ne tiens plus compte", "ne tenez plus compte", "ne prends pas en compte",
+    "ne prenez pas en compte", "忘掉", "不用管", "别管", "不要管", "別管", "別理", "别理",
+    # ga mt sq mk be uz ne eo zu
+    "neamhaird", "déan dearmad", "injora", "injoro", "игнорирај", "заборави",
+    "ігнаруй", "забудзь", "e'tiborsiz", "etiborsiz", "unut", "बेवास्ता", "बिर्स", "ignoru",
+    "forgesu", "ziba", "khohlwa",
     "ਨਜ਼ਰਅੰਦਾਜ਼", "ਨਜਰਅੰਦਾਜ", "ਅਣਡਿੱਠ", "ਭੁੱਲ ਜਾ", "અવગણ", "ભૂલી જા", "lali ", "aja digatekake",
     "ora usah digatekake", "ora usah diturut", "ನಿರ್ಲಕ್ಷಿಸ", "ಮರೆತುಬಿಡ", "അവഗണി", "മറക്കുക",
     "නොසලකා", "අමතක කරන්න", "iska indho tir", "iska dhaaf", "yi watsi", "manta da", "foju fo",
@@ -91,6 +104,8 @@ _NOUNS = (
     "നിർദ്ദേശ", "උපදෙස්", "tilmaam", "awaamiir", "umarni", "ilana", "itọnisọna",
     "rêwerz", "talîmat", "заавар", "ညွှန်ကြား", "ការណែនាំ", "ຄຳແນະນຳ", "لارښوون", "دستور",
     "нускама",
+    "treoracha", "treoir", "istruzzjonijiet", "udhëzim", "udhezim", "упатств", "інструкцы",
+    "ko'rsatma", "korsatma", "ko‘rsatma", "निर्देशन", "instrukcioj", "imiyalelo",
 )
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
@@ -121,10 +136,34 @@ _EARLIER = (
     "kabeh", "ಹಿಂದಿನ", "ಎಲ್ಲಾ", "മുമ്പത്തെ", "എല്ലാ", "පෙර", "සියලු", "hore", "dhammaan", "baya",
     "duk ", "tẹlẹ", "gbogbo", "berê", "hemû", "өмнөх", "бүх", "ယခင်", "အားလုံး", "មុន", "ទាំងអស់",
     "ກ່ອນໜ້າ", "ທັງໝົດ", "پخوان", "ټول", "пешин", "ҳама", "мурунку", "бардык",
+    "roimhe seo", "go léir", "ta' qabel", "kollha", "mëparshme", "meparshme", "të gjitha",
+    "претходни", "сите", "папярэдн", "усе ", "oldingi", "barcha", "अघिल्ला", "सबै", "antaŭaj",
+    "ĉiujn", "yangaphambili", "yonke",
 )
-_VERB_RE = re.compile("|".join(re.escape(w) for w in _VERBS))
-_NOUN_RE = re.compile("|".join(re.escape(w) for w in _NOUNS))
-_EARLIER_RE = re.compile("|".join(re.escape(w) for w in _EARLIER))
+def _trie(words: tuple[str, ...]) -> str:
+    """One pattern for many literals, factored by their common prefixes: the regex engine tries
+    an alternation's branches one by one at every position, so a flat list of hundreds of
+    words costs hundreds of tests a character, and a trie a few. The longest word wins."""
+    tree: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in set(words):
+        node = tree
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+        branches = [re.escape(ch) + pattern(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return pattern(tree)
+
+
+_VERB_RE = re.compile(_trie(_VERBS))
+_NOUN_RE = re.compile(_trie(_NOUNS))
+_EARLIER_RE = re.compile(_trie(_EARLIER))
 _WINDOW = 90
 # A clause ends at sentence punctuation followed by a space (".env" is not an end) or at CJK,
 # Devanagari, Arabic-script and Greek full stops and semicolons.
@@ -151,7 +190,9 @@ _FOLLOWED = re.compile(
 def _ascii_noun(low: str) -> bool:
     # The nouns an ASCII line must contain for any language's rule to match; most lines have
     # none. Spelled out: a chain of `in` tests is several times faster than any() or a regex.
-    return ("instru" in low or "consigne" in low or "directive" in low or "indicaci" in low
+    return ("instru" in low or "consigne" in low or "istruzz" in low or "rsatma" in low
+            or "imiyalelo" in low or "treoir" in low or "treoracha" in low
+            or "udhezim" in low or "directive" in low or "indicaci" in low
             or "orden" in low or "anweisung" in low or "befehle" in low or "vorgabe" in low
             or "istruzion" in low or "indicazion" in low or "aanwijzing" in low
             or "polecen" in low or "talimat" in low or "petunjuk" in low or "perintah" in low
@@ -175,7 +216,7 @@ _ASCII_STEMS = (
     "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
     "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",
     "cyfarwydd", "verteld", "printah", "pituduh", "dhawuh", "tilmaam", "awaamiir", "umarni",
-    "ilana",
+    "ilana", "istruzz", "rsatma", "imiyalelo", "treoir", "treoracha", "udhezim",
 )
 _STEMS_BY_HEAD: dict[str, tuple[str, ...]] = {}
 for _stem in _ASCII_STEMS:

@@ -58,6 +58,40 @@ _NATO = {w: w[0] for w in (
 _QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{1,80})'")
 
 
+# Morse code (garak's encoding probes send it): runs of dots and dashes between spaces or slashes.
+_MORSE = {code: letter for letter, code in zip(_ABC, (
+    ".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--",
+    "-.", "---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--.."),
+    strict=True)}
+_MORSE_RUN = re.compile(r"(?:[.\-]{1,5}[ /|]+){10,}[.\-]{1,5}")
+# Upside-down letters (and the ones that are other letters turned): read after reversing.
+_UPSIDE = str.maketrans("ɐqɔpǝɟƃɥıɾʞlɯuodbɹsʇnʌʍxʎz∀ƆƎℲ⅁ſ˥WԀɹ⊥∩ΛM⅄",
+                        "abcdefghijklmnopqrstuvwxyzACEFGJLMPRTUVWY")
+_UPSIDE_MARKS = frozenset("ɐǝɥɯɹʇʌʍʎɔɟƃɾʞ")
+_PIG = re.compile(r"\b([a-z]+?)(w?)ay\b")
+_PIG_RUN = re.compile(r"ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
+_VOWELS = frozenset("aeiou")
+
+
+def _morse(text: str) -> str:
+    runs = _MORSE_RUN.findall(text)
+    return " ".join("".join(_MORSE.get(code, "") for code in re.split(r"[ /|]+", run))
+                    for run in runs)
+
+
+def _unpig(text: str, moved: int) -> str:
+    """Pig Latin back to English, taking `moved` consonants from each word's end back to its
+    front (the split is ambiguous, so the caller tries 1 to 3): `eviouspray` is `previous`
+    with 2, `allway` is `all`."""
+    def word(m: re.Match[str]) -> str:
+        stem, w = m.group(1), m.group(2)
+        tail = stem[-moved:]
+        if w or len(stem) <= moved or any(c in _VOWELS for c in tail):
+            return stem
+        return tail + stem[:-moved]
+    return _PIG.sub(word, text)
+
+
 def _unescape(run: re.Match[str]) -> str:
     return chr(int(run.group(1) or run.group(2), 16))
 
@@ -105,6 +139,18 @@ def variants(skel: str, folded: str) -> tuple[str, ...]:
         pieces = _QUOTED.findall(folded)
         if len(pieces) >= 2:
             out.append(skeleton(" ".join(a or b for a, b in pieces)))
+    if (" .. " in folded or " .- " in folded or " -. " in folded or " -- " in folded
+            or " .-. " in folded) and _MORSE_RUN.search(folded):
+        out.append(_morse(folded))
+    if not folded.isascii() and len(_UPSIDE_MARKS.intersection(folded)) >= 3:
+        out.append(skeleton(folded.translate(_UPSIDE)[::-1]))
+    if folded.count("ay") >= 3 and _PIG_RUN.search(folded):
+        # Only lines mostly in Pig Latin: "day", "display" and "array" end in -ay too.
+        pig = [line for line in folded.lower().split("\n")
+               if len(_PIG.findall(line)) * 2 >= max(3, len(line.split()))]
+        if pig:
+            out.extend(skeleton(" ".join(_unpig(line, moved) for line in pig))
+                       for moved in (1, 2, 3))
     return tuple(out)
 
 

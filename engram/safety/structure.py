@@ -16,9 +16,13 @@ _TOOL_RE = re.compile(
     # Mistral's [TOOL_CALLS], Llama 3.1's <function=name>, ReAct's `Action Input:` line.
     r"|\[(?:tool_calls|tool_results|available_tools)\]|<function=[\w.-]+>"
     r"|^\s*action\s+input\s*:"
+    # a result or output element that names its tool: <result tool="bash" status="ok">
+    r"|<(?:result|output|response|observation)\s+(?:[\w-]+\s*=\s*\S+\s+)*?(?:tool|tool_name"
+    r"|function)\s*="
 )
 _TOOL_GATE = ("<function", "</function_", "<tool_", "</tool_", "invoke", "<parameter", "antml",
-              "[tool_", "[available_tools]", "action input")
+              "[tool_", "[available_tools]", "action input", "<result", "<output", "<response",
+              "<observation")
 # Chat messages and tool calls written as JSON (OpenAI and Anthropic wire formats): data in
 # sample code, a forged turn in prose. Judged outside fences and inline code only.
 _JSON_TURN_RE = re.compile(
@@ -31,7 +35,17 @@ _INLINE_CODE_RE = re.compile(r"`[^`]*`")
 # a sentence after it, `IMPORTANT SYSTEM MESSAGE`, Alpaca's `### Instruction:`.
 _BRACKET_RE = re.compile(
     r"^[\s>*#_-]*\[\[?\s*(?:system|sys|admin|administrator|developer|root|operator)"
-    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\]\]?(?![(\[:])"
+    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\]\]?"
+    # `[system]: https://...` is a Markdown link definition; `[ADMIN]: New policy` is a turn.
+    r"(?![(\[]|:\s*(?:[a-z][\w+.-]*:|/|#|<|$))"
+)
+# The end of the user's turn and the start of another's, as Tensor Trust's attackers write them:
+# `[END OF USER INPUT]`, `%%% BEGIN ADMIN INSTRUCTIONS %%%`, `<<START SYSTEM MESSAGE>>`.
+_TURN_MARKER_RE = re.compile(
+    r"^[\s>*#_-]*(?:[\[<({%#=*~|-]{1,4})\s*(?:BEGIN|END|START|STOP)\s+(?:OF\s+)?(?:THE\s+)?"
+    r"(?:USER|ADMIN|ADMINISTRATOR|SYSTEM|DEVELOPER|OPERATOR|ASSISTANT|ROOT)\s+(?:INPUT|MESSAGE"
+    r"|PROMPT|INSTRUCTIONS?|TURN|TEXT|AMBIGUITY|OVERRIDE|MODE|QUERY|REQUEST|SECTION)S?\s*"
+    r"[\]>)}%#=*~|-]{1,4}"
 )
 _NOTICE_RE = re.compile(
     r"\b(?:message|notice|update|alert|note|directive|memo|announcement|instructions?)$")
@@ -91,6 +105,9 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
         official = _OFFICIAL_RE.search(low)
         if official:
             return official.start(), "fake system message"
+    if ("BEGIN" in folded or "END" in folded or "START" in folded or "STOP" in folded) and (
+            marker := _TURN_MARKER_RE.match(folded)):
+        return marker.start(), "fake turn marker"
     if "instruction" in low and _ALPACA_RE.match(low):
         return 0, "instruction-tuning header"
     at = low.find(" from ")
