@@ -274,7 +274,7 @@ class Scoring:
         for n, index in enumerate(scopes.indexes):
             ev: dict[int, route.Evidence] = {}
             lens: dict[int, float] = {}
-            aside: route.WeakHits = {}
+            aside = route.WeakHits()
             alike: list[list[int]] = []
             path_keys: set[int] = set()
             here = scopes.touched[n] if scopes.touched and touched else touched

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
+from operator import mul
 from typing import Protocol
 
 from engram.index import FieldCounts, Postings
@@ -91,7 +92,23 @@ class Evidence:
         return self.common and self.body_only is not None
 
 
-WeakHits = dict[str, Postings]  # anchor -> postings of memories with that one weak hit
+class WeakHits:
+    """Anchor -> the postings of the memories whose one hit is that weak anchor. Cut from the
+    anchor's postings only when read (a touched file's trigger or the path bonus): most
+    queries touch no file and never read them."""
+
+    def __init__(self) -> None:
+        self._aside: dict[str, tuple[Postings, list[int]]] = {}
+
+    def add(self, term: str, rows: Postings, keys: list[int]) -> None:
+        self._aside[term] = (rows, keys)
+
+    def __bool__(self) -> bool:
+        return bool(self._aside)
+
+    def items(self) -> Iterator[tuple[str, Postings]]:
+        for term, (rows, keys) in self._aside.items():
+            yield term, rows.only(set(keys))
 
 
 def _strong(counts: FieldCounts) -> bool:
@@ -122,15 +139,15 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
     """
     terms = list(postings)
     columns = list(postings.values())
-    # Postings share FieldCounts objects for equal counts (ScopeIndex.postings): a pattern is
-    # the identity of each anchor's counts, 0 where the memory lacks the anchor.
-    found = [dict(zip(c.keys, map(id, c.counts), strict=True)) for c in columns]
-    counts_of = {id(counts): counts for column in columns
-                 for counts in (column.kinds or column.counts)}
-    keys = list(dict.fromkeys(chain.from_iterable(c[0] for c in columns)))
-    by_pattern: dict[tuple[int, ...], list[int]] = {}
-    for key, pattern in zip(keys, zip(*[map(f.get, keys, repeat(0)) for f in found], strict=True),
-                            strict=True):
+    # A memory's pattern is one number: each anchor's code (`Postings.codes`, 0 where the
+    # memory lacks the anchor) as a digit in a base as large as that anchor's count kinds.
+    # Numbers are built and hashed in C, where a tuple per memory would cost a Python loop.
+    places = list(accumulate((len(c.kinds) + 1 for c in columns[:-1]), mul, initial=1))
+    keys = list(dict.fromkeys(chain.from_iterable(c.keys for c in columns)))
+    digits = [map(mul, map(c.codes.get, keys, repeat(0)), repeat(place))
+              for c, place in zip(columns, places, strict=True)]
+    by_pattern: dict[int, list[int]] = {}
+    for key, pattern in zip(keys, map(sum, zip(*digits, strict=True)), strict=True):
         members = by_pattern.get(pattern)
         if members is None:
             by_pattern[pattern] = [key]
@@ -138,11 +155,16 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             members.append(key)
     for column in columns:
         lengths.update(zip(column.keys, column.lengths, strict=True))
+    counts_of = {id(counts): counts for column in columns for counts in column.kinds}
     decoded: dict[int, _Hit] = {}
     aside: dict[str, list[int]] = {}
     fresh = not into  # no memory has evidence yet: no pattern's members need merging
     for pattern, members in by_pattern.items():
-        hits = [(terms[n], code) for n, code in enumerate(pattern) if code]
+        hits = []
+        for n, column in enumerate(columns):
+            digit = pattern // places[n] % (len(column.kinds) + 1)
+            if digit:
+                hits.append((terms[n], id(column.kinds[digit - 1])))
         for _, code in hits:
             if code not in decoded:
                 counts = counts_of[code]
@@ -155,7 +177,7 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             continue
         ev = _fold(Evidence(), hits, decoded)
         if fresh or not into.keys() & members:
-            into.update(dict.fromkeys(members, ev))
+            into.update(zip(members, repeat(ev, len(members)), strict=True))
             if shared is not None:
                 shared.append(members)
             continue
@@ -163,9 +185,8 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             old = into.get(key)
             into[key] = ev if old is None else _fold(copy(old), hits, decoded)
     if weak is not None:
-        for term, rows in postings.items():
-            keys_aside = set(aside.get(term, ()))
-            weak[term] = rows.only(keys_aside) if keys_aside else Postings((), (), ())
+        for term, keys_aside in aside.items():
+            weak.add(term, postings[term], keys_aside)
 
 
 _Hit = tuple[float, tuple[str, ...], bool, bool]  # weighted tf, fields hit, negative, strong
@@ -199,7 +220,7 @@ def copy(ev: Evidence | None) -> Evidence:
 def weak_index(weak: WeakHits) -> dict[int, tuple[str, Postings]]:
     """Memory key -> (anchor, its one posting) of the memories set aside, for the path triggers
     that match one after all."""
-    return {key: (term, Postings((key,), (counts,), (length,)))
+    return {key: (term, Postings.one(key, counts, length))
             for term, rows in weak.items()
             for key, counts, length in zip(rows.keys, rows.counts, rows.lengths, strict=True)}
 

@@ -528,8 +528,10 @@ class ScopeIndex:
             weighted = {n: weighted_length(n, weights) for n in set(lens)}
             lengths = tuple(map(weighted.__getitem__, lens))
         scoring = sum(n for p, n in tally.items() if any(counts[p].scoring))
+        code = {p: n for n, p in enumerate(counts, 1)}
         return (Postings(keys, tuple(map(counts.__getitem__, packed)), lengths,
-                         tuple(counts.values())), scoring)
+                         tuple(counts.values()),
+                         dict(zip(keys, map(code.__getitem__, packed), strict=True))), scoring)
 
     def dup_groups(self, keys: Collection[int]) -> dict[int, str]:
         """The near-duplicate group of each of these memories that is in one, read from the

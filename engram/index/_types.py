@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from itertools import compress
 from typing import NamedTuple
 
@@ -44,16 +44,24 @@ class Postings(NamedTuple):
     keys: tuple[int, ...]  # the memories' keys in their scope's index
     counts: tuple[FieldCounts, ...]  # occurrences of the term per field (shared by equal counts)
     lengths: tuple[float, ...]  # document lengths, their fields weighted as the read asked
-    # The distinct objects of `counts` (a few hundred where `counts` has thousands), or more:
-    # what a reader that groups memories by count pattern decodes.
-    kinds: tuple[FieldCounts, ...] = ()
+    # The distinct objects of `counts` (a few hundred where `counts` has thousands): what a
+    # reader that groups memories by count pattern decodes.
+    kinds: tuple[FieldCounts, ...]
+    # key -> 1 + the position of its counts in `kinds`: a long-lived reader groups memories by
+    # these small numbers without building a map per read (route.gather).
+    codes: Mapping[int, int]
+
+    @classmethod
+    def one(cls, key: int, counts: FieldCounts, length: float) -> Postings:
+        return cls((key,), (counts,), (length,), (counts,), {key: 1})
 
     def only(self, wanted: Collection[int]) -> Postings:
         """The entries of these keys."""
         kept = list(compress(range(len(self.keys)), map(wanted.__contains__, self.keys)))
-        return Postings(tuple(map(self.keys.__getitem__, kept)),
-                        tuple(map(self.counts.__getitem__, kept)),
-                        tuple(map(self.lengths.__getitem__, kept)), self.kinds)
+        keys = tuple(map(self.keys.__getitem__, kept))
+        return Postings(keys, tuple(map(self.counts.__getitem__, kept)),
+                        tuple(map(self.lengths.__getitem__, kept)), self.kinds,
+                        dict(zip(keys, map(self.codes.__getitem__, keys), strict=True)))
 
 
 class Corpus(NamedTuple):
