@@ -165,8 +165,18 @@ class Scopes:
         """The checks before printing, with the index's stored safety verdict (no rescan when
         the bytes are the ones it judged) and the `safety.allow` the user's config lets stand."""
         index = self.index_of(memory)
-        return check_printable(memory, index.root, index.verdict(memory.sha256),
-                               allow_in_force(memory, self.ctx.config))
+        allow = allow_in_force(memory, self.ctx.config)
+        # Kept while the index is unchanged: a server's index is refreshed (and this dropped)
+        # whenever its watch sees a write below the root, so the bytes it proved and judged
+        # are still the bytes on disk; a command's index lives for one request anyway.
+        memo = index.cached()
+        key = ("printable", memory.rel_path, memory.sha256, allow)
+        found: Printable | None = memo.get(key)
+        if found is None:
+            found = check_printable(memory, index.root, index.verdict(memory.sha256), allow)
+            if found.status in ("ok", "unsafe"):
+                memo[key] = found
+        return found
 
     def root_of(self, memory: Memory) -> Path:
         return self.index_of(memory).root
