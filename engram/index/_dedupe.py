@@ -43,8 +43,9 @@ def body_signature(text: str) -> list[int]:
     words = _WORD.findall(text.lower())
     if len(words) < SHINGLE_WORDS + MIN_SHINGLES - 1:
         return []
-    hashes = {zlib.crc32(" ".join(words[i:i + SHINGLE_WORDS]).encode())
-              for i in range(len(words) - SHINGLE_WORDS + 1)}
+    # Shingles are joined, encoded and hashed in C: this runs once per memory in a cold index.
+    shingles = map(" ".join, zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False))
+    hashes = set(map(zlib.crc32, map(str.encode, shingles)))
     return sorted(hashes)[:SKETCH_SIZE]  # sorting a few hundred in C beats a heap in Python
 
 
