@@ -454,15 +454,20 @@ _ANY_MASK = {name: functools.reduce(operator.or_, masks, 0) for name, masks in _
 _GATE_WORDS_ADDRESSED = _GATES["addressed"][0][0]
 
 
-def _opened(words: frozenset[str]) -> list[str]:
+def _opened(words: frozenset[str]) -> tuple[str, ...]:
     """The features (and "alone") whose gates the line's words open."""
     have = 0
     for word in words & _VOCABULARY:
         have |= _BITS[word]
-    if not have:
-        return []
-    return [name for name, masks in _GATE_MASKS.items()
-            if have & _ANY_MASK[name] and any(mask & have == mask for mask in masks)]
+    return _features_of(have) if have else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _features_of(have: int) -> tuple[str, ...]:
+    # Lines of one memory, and of a whole corpus, open the same few combinations of classes:
+    # each is judged once (a cold index of rule files spent a seventh of its scan here).
+    return tuple(name for name, masks in _GATE_MASKS.items()
+                 if have & _ANY_MASK[name] and any(mask & have == mask for mask in masks))
 
 
 _PAIRS = (
@@ -701,7 +706,7 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
     `exfiltration` when what it pairs is sending to an outside address, else `injection`.
     `addressed`: the line before only addressed the model (see `salutation`)."""
     words = frozenset(_WORD_RE.findall(line))
-    opened = _opened(words) if len(words) > 3 else []
+    opened = _opened(words) if len(words) > 3 else ()
     found: dict[str, int] = {}
     for feature in opened:
         if feature == "alone":
