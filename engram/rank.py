@@ -413,7 +413,7 @@ class Scoring:
                                        gathered.most)
 
         def specific(term: str) -> bool:
-            return 0 < doc_freq[term] <= most
+            return 0 < doc_freq[term] <= most and term not in route.EVERYDAY
 
         # Without an explanation, memories with the same evidence are judged once and ranked
         # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,

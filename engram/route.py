@@ -269,6 +269,48 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     return frozenset(a for a in anchors if a in inside)
 
 
+# A word the prompt denies ("it has no tests", "without a schema change"): up to two words
+# after the denial, to the next punctuation.
+_DENIAL = re.compile(r"\b(?:no|without|zero|lacks|lacking)\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
+                     re.IGNORECASE)
+
+
+def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
+    """The anchors the prompt holds only where it denies them: "fix the rounding bug in the old
+    invoice code, it has no tests" does not describe a skill's exclusion of "cleanly tested new
+    code". A denied word is not asked for, as a word of the prompt's own clause is not
+    (`quoted_clause_words`); where the prompt also says it plainly, it is."""
+    spans = [m.group(1) for m in _DENIAL.finditer(query)]
+    if not spans:
+        return frozenset()
+    rest = _DENIAL.sub(" ", query)
+    inside = set(phrase_terms(" ".join(spans))).difference(phrase_terms(rest))
+    return frozenset(a for a in anchors if a in inside)
+
+
+# Words that say a listed exclusion is a condition ("Long-term event replay required"), not
+# what it is about.
+_CONDITION = frozenset(stem(w) for w in "required necessary desired".split())
+
+
+def _clause_units(part: str) -> list[frozenset[str]]:
+    """What a clause names, unit by unit: a word, or a compound by its parts as one unit
+    ("long-term" is one idea: a prompt that says "six months" misses it once, not twice), less
+    the words that only make it a condition."""
+    terms = phrase_terms(part)
+    compounds = [t for t in terms if _COMPOUND.search(t)]
+    parts: set[str] = set()
+    units: list[frozenset[str]] = []
+    for c in compounds:
+        unit = frozenset(t for t in phrase_terms(_COMPOUND.sub(" ", c)) if t not in _CONDITION)
+        if unit:
+            units.append(unit)
+            parts.update(unit)
+    units.extend(frozenset({t}) for t in dict.fromkeys(terms)
+                 if not _COMPOUND.search(t) and t not in parts and t not in _CONDITION)
+    return units
+
+
 # Where a clause stops saying what is excluded and starts saying why ("not for the internal
 # endpoints, which change freely"): the reason's words are not the task to recognise.
 _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
@@ -298,13 +340,14 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
         what = _WHY.split(clause, 1)[0]
         parts = _ALTERNATIVES.split(what) if rare is not None else []
         for part in [what, *(parts if len(parts) > 1 else [])]:
-            terms = {t for t in phrase_terms(part) if not _COMPOUND.search(t)}
-            if part is not what and len(terms) == 1 and not (rare and rare(next(iter(terms)))):
+            units = _clause_units(part)
+            if part is not what and len(units) == 1 and len(units[0]) == 1 and not (
+                    rare and rare(next(iter(units[0])))):
                 continue
-            hits = len(terms & asked)
+            hits = sum(1 for unit in units if unit <= asked)
             if words > NAME_MAX_WORDS and 3 * hits < words:
                 continue
-            if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
+            if units and (hits == len(units) or (hits >= 2 and 3 * hits >= 2 * len(units))):
                 return clause
     return None
 
@@ -384,6 +427,17 @@ def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[st
         return tuple(anchors)
     return tuple(dict.fromkeys(
         bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
+
+
+# Words of everyday judgement and quantity ("good", "right", "really", "number"): in a small
+# workspace few memories hold them, so their document frequency calls them specific, yet they
+# name no topic. "what's a good recipe for sourdough bread" is not about the skill whose trigger
+# is "is this a good idea", nor "the right number of eggs" about one whose trigger is "is that
+# number right". They still score as any word does; they are never evidence of a topic alone.
+EVERYDAY = frozenset(stem(w) for w in """
+good bad great nice fine right wrong best better worse worst real really actually quite pretty
+sure true whole number lot lots kind sort okay ok cool awesome
+""".split())
 
 
 # Verbs that frame a task rather than name a thing ("takes 40 seconds", "figure out which",
@@ -632,8 +686,10 @@ class Names:
         held = self._held.get(phrase)
         if held is None:
             simple = _name_words(phrase)
-            if not simple:
-                held = _NOT_HELD  # a name made only of stop words ("workflow") names nothing
+            if not simple or all(w in EVERYDAY for w in simple):
+                # a name made only of stop words ("workflow") or everyday words ("is that
+                # number right") names nothing
+                held = _NOT_HELD
             elif len(simple) == 1:
                 one = self._short and simple[0] in self._query and self._specific(simple[0])
                 held = _HELD if one else _NOT_HELD
