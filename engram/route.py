@@ -339,6 +339,12 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
             continue
         what = _WHY.split(clause, 1)[0]
         parts = _ALTERNATIVES.split(what) if rare is not None else []
+        # A parenthesis right after what is excluded that lists things, rather than sending
+        # the task elsewhere ("(use kafka)"), names examples of it: "deep multi-agent review
+        # (money flows, auth, production migrations)" is said of a production migration.
+        listed = _EXAMPLES.match(clause, len(what)) if parts else None
+        if listed is not None:
+            parts += _ALTERNATIVES.split(listed.group(1))
         for part in [what, *(parts if len(parts) > 1 else [])]:
             units = _clause_units(part)
             if part is not what and len(units) == 1 and len(units[0]) == 1 and not (
@@ -350,6 +356,11 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
             if units and (hits == len(units) or (hits >= 2 and 3 * hits >= 2 * len(units))):
                 return clause
     return None
+
+
+_EXAMPLES = re.compile(r"\s*\((?!\s*(?:use|see|try|prefer|go|pick|run|defer)\b)"
+                       r"(?:e\.g\.,?\s*|for\s+example,?\s*|such\s+as\s+)?([^()]+)\)",
+                       re.IGNORECASE)
 
 
 # Alternatives in what a clause excludes: "X or Y", "X, Y, or Z".
