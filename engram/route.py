@@ -474,6 +474,15 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
         known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
 
 
+def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
+    """Whether a short query (two or three anchors) names something no memory holds: then one
+    word met only in a memory's body is no match at all ("translate this paragraph into
+    French" and a security skill's "a paragraph built from the answers"), while a word of a
+    name, a summary or a directive still is one ("push this live")."""
+    return 2 <= len(anchors) < GATE_MIN_ANCHORS and not all(
+        known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
+
+
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
     """(specific anchors met outside the body, specific anchors met anywhere): the words rare
     enough to say what a memory is about, where it states its topic and in all. A compound

@@ -1071,3 +1071,19 @@ def test_a_redirect_under_when_not_to_use_is_an_exclusion(workspace: Path) -> No
     _, rows = dry(workspace, "review the payments changes before the production migration")
     assert rows["quick-review"]["status"] == "excluded: negated"
     assert pack_ids(workspace, "review my branch before I open the PR") == ["quick-review"]
+
+
+def test_a_short_query_met_by_one_body_word_is_about_nothing_here(workspace: Path) -> None:
+    # Two of three words no memory holds, the third once in a body: there is no match, where
+    # one word of a summary still is one.
+    root = workspace / ".engram"
+    put(root, "incidents.md", mem(
+        "incident-log", "skill", tags=["incidents"],
+        summary="Record security incidents and rotate leaked keys.",
+        body="Write one short paragraph per incident: what leaked, when, what was rotated."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    assert ok(load(workspace, "translate this paragraph into French")) == EMPTY
+    _, rows = dry(workspace, "translate this paragraph into French")
+    assert rows["incident-log"]["status"] == "excluded: off-topic"
+    assert pack_ids(workspace, "rotate the Stripe key") == ["incident-log"]
