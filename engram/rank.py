@@ -412,8 +412,10 @@ class Scoring:
         doc_freq, stats, idfs, most = (gathered.doc_freq, gathered.stats, gathered.idfs,
                                        gathered.most)
 
+        everyday = route.EVERYDAY
+
         def specific(term: str) -> bool:
-            return 0 < doc_freq[term] <= most and term not in route.EVERYDAY
+            return 0 < doc_freq[term] <= most and term not in everyday
 
         # Without an explanation, memories with the same evidence are judged once and ranked
         # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
