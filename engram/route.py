@@ -475,12 +475,15 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
 
 
 def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
-    """Whether a short query (two or three anchors) names something no memory holds: then one
-    word met only in a memory's body is no match at all ("translate this paragraph into
-    French" and a security skill's "a paragraph built from the answers"), while a word of a
-    name, a summary or a directive still is one ("push this live")."""
-    return 2 <= len(anchors) < GATE_MIN_ANCHORS and not all(
-        known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
+    """Whether a short query (under GATE_MIN_ANCHORS anchors) names two things no memory holds:
+    then one word met only in a memory's body is no match at all ("translate this paragraph
+    into French" and a security skill's "a paragraph built from the answers"), while a word of
+    a name, a summary or a directive still is one. Beside one unknown word, a body's word is
+    what the question is about ("which nodejs version", and a body that says the API runs on
+    Node.js 20)."""
+    return len(anchors) < GATE_MIN_ANCHORS and sum(
+        1 for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING
+        and not known(a)) >= 2
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
