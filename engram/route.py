@@ -346,7 +346,13 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
         if listed is not None:
             parts += _ALTERNATIVES.split(listed.group(1))
         for part in [what, *(parts if len(parts) > 1 else [])]:
-            units = _clause_units(part)
+            # What the clause itself denies ("work with no continuation"): a prompt that says
+            # it plainly ("continue this work in a fresh session") is the opposite of the clause.
+            denied = set(phrase_terms(" ".join(_DENIAL.findall(part)))) if (
+                _DENIAL.search(part)) else set()
+            if denied & asked:
+                continue
+            units = [u for u in _clause_units(part) if not u <= denied]
             if part is not what and len(units) == 1 and len(units[0]) == 1 and not (
                     rare and rare(next(iter(units[0])))):
                 continue

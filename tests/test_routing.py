@@ -1087,3 +1087,20 @@ def test_a_short_query_met_by_one_body_word_is_about_nothing_here(workspace: Pat
     _, rows = dry(workspace, "translate this paragraph into French")
     assert rows["incident-log"]["status"] == "excluded: off-topic"
     assert pack_ids(workspace, "rotate the Stripe key") == ["incident-log"]
+
+
+def test_a_prompt_saying_what_a_clause_denies_is_not_that_clause(workspace: Path) -> None:
+    # "Not for: ... work with no continuation": a prompt about continuing the work is the
+    # opposite of what the clause excludes, and the handoff skill was excluded for it.
+    root = workspace / ".engram"
+    put(root, "handoff.md", mem(
+        "session-handoff", "skill", tags=["handoff"],
+        summary="Write a resume pointer so a fresh session picks the work up.",
+        body="Goal, files to read first, state, next action.\n\n"
+             "Not for: quick one-off questions, or work with no continuation."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    query = "continue this work tomorrow in a fresh session"
+    assert pack_ids(workspace, query) == ["session-handoff"]
+    _, rows = dry(workspace, "a quick one-off question about the API")
+    assert rows["session-handoff"]["status"] == "excluded: negated"
