@@ -383,20 +383,29 @@ QUOTE_MIN_TERMS = 3
 
 
 def quotes(clause: str, query: Sequence[str]) -> bool:
-    """The prompt holds a listed clause whole (one without a marker, QUOTE_MIN_WORDS words at
-    least), every content word in the clause's order. It is the memory's own sentence pasted
-    ("The user is asking about Zod for form validation or API input validation", from a list
-    under "Do NOT use this skill when"), not a task that falls under it ("add zod validation
-    to the signup form"), and it names the memory that wrote it."""
-    from engram.clauses import after_marker  # only for memories met by several clause words
+    """The prompt holds a listed clause whole (one without a marker), or one sentence of it,
+    QUOTE_MIN_WORDS words at least, every content word in the clause's order. It is the
+    memory's own sentence pasted ("The user is asking about Zod for form validation or API
+    input validation", from a list under "Do NOT use this skill when"; "One-off task
+    delegation — spawn a session directly.", the first of an item's two sentences), not a task
+    that falls under it ("add zod validation to the signup form"), and it names the memory that
+    wrote it."""
+    from engram.clauses import after_marker, sentences  # only for memories met by several
+    # clause words
 
     # A clause with its marker ("Do not use this when ...") is quoted with the marker
     # (`quoted_clause_words`); held without it, it is the task it excludes.
     if after_marker(clause) != clause or len(clause.split()) < QUOTE_MIN_WORDS:
         return False
     where = {t: n for n, t in enumerate(query)}
+    whole = [clause, *(s for s in sentences(clause)
+                       if s != clause and len(s.split()) >= QUOTE_MIN_WORDS)]
+    return any(_held_in_order(text, where) for text in whole)
+
+
+def _held_in_order(sentence: str, where: Mapping[str, int]) -> bool:
     places = []
-    for term in phrase_terms(clause):
+    for term in phrase_terms(sentence):
         if not _COMPOUND.search(term):
             if term not in where:
                 return False

@@ -1104,3 +1104,23 @@ def test_a_prompt_saying_what_a_clause_denies_is_not_that_clause(workspace: Path
     assert pack_ids(workspace, query) == ["session-handoff"]
     _, rows = dry(workspace, "a quick one-off question about the API")
     assert rows["session-handoff"]["status"] == "excluded: negated"
+
+
+def test_one_sentence_of_a_listed_exclusion_pasted_whole_finds_its_memory(
+        workspace: Path) -> None:
+    # The item has two sentences; the prompt pastes the first, the memory's own text, and the
+    # memory was excluded for describing its exclusion.
+    root = workspace / ".engram"
+    put(root, "team.md", mem(
+        "agent-teams", "skill", tags=["orchestration"],
+        summary="Roles, task states and handoffs for a team of agents.",
+        body="A builder and a reviewer, routed by an orchestrator.\n\n"
+             "## When NOT to Use\n\n"
+             "- One-off work delegation — spawn a session directly. This skill is for "
+             "sustained workflows with many handoffs.\n"))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    assert pack_ids(workspace, "One-off work delegation — spawn a session directly.") == [
+        "agent-teams"]
+    _, rows = dry(workspace, "delegate this one-off work")
+    assert rows["agent-teams"]["status"] == "excluded: negated"
