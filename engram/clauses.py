@@ -124,6 +124,11 @@ _EXCLUSION_HEADING = re.compile(
     rf"|\b(?:do\s+not|don['’]t|never)\s+{_USE_VERBS}(?:\s+{_SELF})?"
     r"(?:\s+(?:for|when|if|on|with|in))?\s*:?\s*$",
     re.IGNORECASE)
+# Under such a heading, a sentence of prose that sends the task elsewhere ("For deep multi-agent
+# review (money flows, auth), defer to `/review ultra`") is an exclusion too; the rest of the
+# section's prose ("This skill focuses on searching") says what the memory is, and stays.
+_REDIRECT = re.compile(r"\b(?:defer\s+to|instead\b|hand\s+(?:it\s+)?off\s+to|escalate\s+to)",
+                       re.IGNORECASE)
 _HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]")
 _ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?")
 _FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
@@ -161,6 +166,12 @@ def listed_exclusions(body: str) -> list[str]:
             plain = _EMPHASIS.sub("", stripped)
             if plain.endswith(":") and _EXCLUSION_HEADING.search(plain):
                 under = True  # a lead-in: "Do NOT use this skill for:"
+            elif by_heading and under and _REDIRECT.search(plain):
+                for sentence in sentences(stripped):
+                    clause = sentence.rstrip(" .!?:,;")
+                    if (_REDIRECT.search(sentence) and _clause_start(sentence) is None
+                            and clause not in clauses):
+                        clauses.append(clause)
             elif blank or not under:
                 # Prose after a blank line ends a lead-in's list; a heading's section goes on.
                 under = by_heading and under

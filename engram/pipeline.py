@@ -197,7 +197,8 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
     limit = None if request.all else (request.limit or ctx.config.load_limit)
     need = None if request.explain or limit is None else limit + RELATED_MAX + 1
     scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
-                           request.path_only, route.quoted_clause_words(request.query, anchors))
+                           request.path_only, route.quoted_clause_words(request.query, anchors)
+                           | route.denied_words(request.query, anchors))
     while True:
         scored = scoring.score(need) if (anchors or touched) else []
         related = [s for s in scored if s.excluded is None]

@@ -412,8 +412,10 @@ class Scoring:
         doc_freq, stats, idfs, most = (gathered.doc_freq, gathered.stats, gathered.idfs,
                                        gathered.most)
 
+        everyday = route.EVERYDAY
+
         def specific(term: str) -> bool:
-            return 0 < doc_freq[term] <= most
+            return 0 < doc_freq[term] <= most and term not in everyday
 
         # Without an explanation, memories with the same evidence are judged once and ranked
         # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
@@ -498,6 +500,11 @@ class Scoring:
         off_topic = judges_topic and not any(
             route.on_topic(s.evidence, specific, strict, familiar, alone, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
+        if (not off_topic and gate and anchors and not path_only
+                and route.judges_short(anchors, lambda t: doc_freq[t] > 0)):
+            off_topic = all(s.evidence.body_only is not None
+                            for s in [*scored, *(pool.model for pool in pools)]
+                            if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
         lazy = need is not None and not off_topic

@@ -290,6 +290,48 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     return frozenset(a for a in anchors if a in inside)
 
 
+# A word the prompt denies ("it has no tests", "without a schema change"): up to two words
+# after the denial, to the next punctuation.
+_DENIAL = re.compile(r"\b(?:no|without|zero|lacks|lacking)\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
+                     re.IGNORECASE)
+
+
+def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
+    """The anchors the prompt holds only where it denies them: "fix the rounding bug in the old
+    invoice code, it has no tests" does not describe a skill's exclusion of "cleanly tested new
+    code". A denied word is not asked for, as a word of the prompt's own clause is not
+    (`quoted_clause_words`); where the prompt also says it plainly, it is."""
+    spans = [m.group(1) for m in _DENIAL.finditer(query)]
+    if not spans:
+        return frozenset()
+    rest = _DENIAL.sub(" ", query)
+    inside = set(phrase_terms(" ".join(spans))).difference(phrase_terms(rest))
+    return frozenset(a for a in anchors if a in inside)
+
+
+# Words that say a listed exclusion is a condition ("Long-term event replay required"), not
+# what it is about.
+_CONDITION = frozenset(stem(w) for w in "required necessary desired".split())
+
+
+def _clause_units(part: str) -> list[frozenset[str]]:
+    """What a clause names, unit by unit: a word, or a compound by its parts as one unit
+    ("long-term" is one idea: a prompt that says "six months" misses it once, not twice), less
+    the words that only make it a condition."""
+    terms = phrase_terms(part)
+    compounds = [t for t in terms if _COMPOUND.search(t)]
+    parts: set[str] = set()
+    units: list[frozenset[str]] = []
+    for c in compounds:
+        unit = frozenset(t for t in phrase_terms(_COMPOUND.sub(" ", c)) if t not in _CONDITION)
+        if unit:
+            units.append(unit)
+            parts.update(unit)
+    units.extend(frozenset({t}) for t in dict.fromkeys(terms)
+                 if not _COMPOUND.search(t) and t not in parts and t not in _CONDITION)
+    return units
+
+
 # Where a clause stops saying what is excluded and starts saying why ("not for the internal
 # endpoints, which change freely"): the reason's words are not the task to recognise.
 _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
@@ -318,16 +360,34 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
             continue
         what = _WHY.split(clause, 1)[0]
         parts = _ALTERNATIVES.split(what) if rare is not None else []
+        # A parenthesis right after what is excluded that lists things, rather than sending
+        # the task elsewhere ("(use kafka)"), names examples of it: "deep multi-agent review
+        # (money flows, auth, production migrations)" is said of a production migration.
+        listed = _EXAMPLES.match(clause, len(what)) if parts else None
+        if listed is not None:
+            parts += _ALTERNATIVES.split(listed.group(1))
         for part in [what, *(parts if len(parts) > 1 else [])]:
-            terms = {t for t in phrase_terms(part) if not _COMPOUND.search(t)}
-            if part is not what and len(terms) == 1 and not (rare and rare(next(iter(terms)))):
+            # What the clause itself denies ("work with no continuation"): a prompt that says
+            # it plainly ("continue this work in a fresh session") is the opposite of the clause.
+            denied = set(phrase_terms(" ".join(_DENIAL.findall(part)))) if (
+                _DENIAL.search(part)) else set()
+            if denied & asked:
                 continue
-            hits = len(terms & asked)
+            units = [u for u in _clause_units(part) if not u <= denied]
+            if part is not what and len(units) == 1 and len(units[0]) == 1 and not (
+                    rare and rare(next(iter(units[0])))):
+                continue
+            hits = sum(1 for unit in units if unit <= asked)
             if words > NAME_MAX_WORDS and 3 * hits < words:
                 continue
-            if terms and (hits == len(terms) or (hits >= 2 and 3 * hits >= 2 * len(terms))):
+            if units and (hits == len(units) or (hits >= 2 and 3 * hits >= 2 * len(units))):
                 return clause
     return None
+
+
+_EXAMPLES = re.compile(r"\s*\((?!\s*(?:use|see|try|prefer|go|pick|run|defer)\b)"
+                       r"(?:e\.g\.,?\s*|for\s+example,?\s*|such\s+as\s+)?([^()]+)\)",
+                       re.IGNORECASE)
 
 
 # Alternatives in what a clause excludes: "X or Y", "X, Y, or Z".
@@ -344,20 +404,29 @@ QUOTE_MIN_TERMS = 3
 
 
 def quotes(clause: str, query: Sequence[str]) -> bool:
-    """The prompt holds a listed clause whole (one without a marker, QUOTE_MIN_WORDS words at
-    least), every content word in the clause's order. It is the memory's own sentence pasted
-    ("The user is asking about Zod for form validation or API input validation", from a list
-    under "Do NOT use this skill when"), not a task that falls under it ("add zod validation
-    to the signup form"), and it names the memory that wrote it."""
-    from engram.clauses import after_marker  # only for memories met by several clause words
+    """The prompt holds a listed clause whole (one without a marker), or one sentence of it,
+    QUOTE_MIN_WORDS words at least, every content word in the clause's order. It is the
+    memory's own sentence pasted ("The user is asking about Zod for form validation or API
+    input validation", from a list under "Do NOT use this skill when"; "One-off task
+    delegation — spawn a session directly.", the first of an item's two sentences), not a task
+    that falls under it ("add zod validation to the signup form"), and it names the memory that
+    wrote it."""
+    from engram.clauses import after_marker, sentences  # only for memories met by several
+    # clause words
 
     # A clause with its marker ("Do not use this when ...") is quoted with the marker
     # (`quoted_clause_words`); held without it, it is the task it excludes.
     if after_marker(clause) != clause or len(clause.split()) < QUOTE_MIN_WORDS:
         return False
     where = {t: n for n, t in enumerate(query)}
+    whole = [clause, *(s for s in sentences(clause)
+                       if s != clause and len(s.split()) >= QUOTE_MIN_WORDS)]
+    return any(_held_in_order(text, where) for text in whole)
+
+
+def _held_in_order(sentence: str, where: Mapping[str, int]) -> bool:
     places = []
-    for term in phrase_terms(clause):
+    for term in phrase_terms(sentence):
         if not _COMPOUND.search(term):
             if term not in where:
                 return False
@@ -407,6 +476,17 @@ def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[st
         bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
 
 
+# Words of everyday judgement and quantity ("good", "right", "really", "number"): in a small
+# workspace few memories hold them, so their document frequency calls them specific, yet they
+# name no topic. "what's a good recipe for sourdough bread" is not about the skill whose trigger
+# is "is this a good idea", nor "the right number of eggs" about one whose trigger is "is that
+# number right". They still score as any word does; they are never evidence of a topic alone.
+EVERYDAY = frozenset(stem(w) for w in """
+good bad great nice fine right wrong best better worse worst real really actually quite pretty
+sure true whole number lot lots kind sort okay ok cool awesome
+""".split())
+
+
 # Verbs that frame a task rather than name a thing ("takes 40 seconds", "figure out which",
 # "keep trying"): one no memory holds is not the new topic the zero-match rule looks for.
 _FRAMING = frozenset(stem(w) for w in """
@@ -428,6 +508,18 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     # rarely written the same way twice, and its parts being known says the topic is.
     return len(anchors) >= GATE_MIN_ANCHORS and not all(
         known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
+
+
+def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
+    """Whether a short query (under GATE_MIN_ANCHORS anchors) names two things no memory holds:
+    then one word met only in a memory's body is no match at all ("translate this paragraph
+    into French" and a security skill's "a paragraph built from the answers"), while a word of
+    a name, a summary or a directive still is one. Beside one unknown word, a body's word is
+    what the question is about ("which nodejs version", and a body that says the API runs on
+    Node.js 20)."""
+    return len(anchors) < GATE_MIN_ANCHORS and sum(
+        1 for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING
+        and not known(a)) >= 2
 
 
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
@@ -653,8 +745,10 @@ class Names:
         held = self._held.get(phrase)
         if held is None:
             simple = _name_words(phrase)
-            if not simple:
-                held = _NOT_HELD  # a name made only of stop words ("workflow") names nothing
+            if not simple or all(w in EVERYDAY for w in simple):
+                # a name made only of stop words ("workflow") or everyday words ("is that
+                # number right") names nothing
+                held = _NOT_HELD
             elif len(simple) == 1:
                 one = self._short and simple[0] in self._query and self._specific(simple[0])
                 held = _HELD if one else _NOT_HELD

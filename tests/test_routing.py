@@ -972,3 +972,155 @@ def test_a_matched_anchor_always_adds_a_positive_amount(workspace: Path, size: i
     assert alone and all(score > 0 for score in alone.values())
     both = engram_bm25(workspace, "release tag")
     assert both["release-checklist"] > alone["release-checklist"]
+
+
+# -- everyday words, denied words, conditions and redirects (the third external set) -----------
+def reasoning_workspace(root: Path) -> None:
+    put(root, "reasoning.md", mem(
+        "structured-reasoning", "skill", tags=["reasoning"],
+        triggers=["is this a good idea", "is that number right"],
+        summary="Pick a reasoning frame: tradeoffs, decision matrix, root cause.",
+        body="Name the frame, fill it before concluding, say what would flip it."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    put(root, "pdf.md", mem("pdf-reports", tags=["pdf", "reports"],
+                            summary="Branded PDF reports of the analytics tables."))
+
+
+@pytest.mark.parametrize("query", [
+    "what's a good recipe for sourdough bread",
+    "what's the right number of eggs for a pancake batter",
+])
+def test_everyday_words_of_a_trigger_phrase_are_no_topic(workspace: Path, query: str) -> None:
+    # "good" of "is this a good idea", "right" and "number" of "is that number right": few
+    # memories hold them, so they looked specific, and the reasoning skill came back for recipes.
+    reasoning_workspace(workspace / ".engram")
+    assert ok(load(workspace, query)) == EMPTY
+    # The phrase itself still finds the skill.
+    assert pack_ids(workspace, "is this a good idea?") == ["structured-reasoning"]
+
+
+def legacy_workspace(root: Path) -> None:
+    put(root, "legacy.md", mem(
+        "legacy-change-safety", "skill", tags=["legacy", "characterization"],
+        summary="Safe bug fixes in old code with weak tests: characterize behaviour first.",
+        body="Reproduce the current behaviour and pin it with a characterization test.\n\n"
+             "Do not use this skill for cleanly tested new code or docs-only work."))
+    put(root, "style.md", mem("code-style", tags=["style"],
+                              summary="Pure functions, named exports, no classes."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+
+
+def test_a_word_the_prompt_denies_does_not_describe_an_exclusion(workspace: Path) -> None:
+    # "it has no tests" is not "cleanly tested new code": the legacy skill was excluded as
+    # describing its own exclusion for the very task it is for.
+    legacy_workspace(workspace / ".engram")
+    query = "fix the rounding bug in the old code, it has no tests at all"
+    assert pack_ids(workspace, query)[0] == "legacy-change-safety"
+    # Said plainly, the excluded task still keeps it out.
+    _, rows = dry(workspace, "write cleanly tested new code for the export")
+    assert rows["legacy-change-safety"]["status"] == "excluded: negated"
+
+
+NATS_BODY = ("Subjects, queue groups and request-reply on NATS. JetStream keeps a short replay "
+             "window of recent events.\n\n## When NOT to Use\n\n"
+             "- Long-term event replay required\n- Exactly-once delivery needed\n")
+
+
+def test_a_listed_condition_is_judged_on_what_it_names(workspace: Path) -> None:
+    # "Long-term event replay required": "long-term" is one idea and "required" only makes the
+    # item a condition, so "replay of six months of order events" meets two of its three, and
+    # the NATS skill is no longer loaded for the task it excludes (it says "replay" and
+    # "events" outside its list too, so the clause is not merely where the prompt met it).
+    root = workspace / ".engram"
+    put(root, "nats.md", mem("nats-messaging", "skill", tags=["nats", "messaging"],
+                             summary="Lightweight pub/sub, queue groups and event fan-out "
+                                     "over NATS.",
+                             body=NATS_BODY))
+    put(root, "store.md", mem("event-store", tags=["events", "store"],
+                              summary="The append-only event store and its consumers."))
+    query = "we need replay of six months of order events"
+    _, rows = dry(workspace, query)
+    assert rows["nats-messaging"]["status"] == "excluded: negated"
+    assert "nats-messaging" not in pack_ids(workspace, query)
+    assert pack_ids(workspace, "publish to a NATS subject with a queue group")[0] == (
+        "nats-messaging")
+
+
+REVIEW_BODY = ("Review the branch with local context and draft comments.\n\n"
+               "## When NOT to use this skill\n\n"
+               "For deep or high-stakes review (money flows, auth, production migrations), "
+               "defer to the security review pipeline rather than this one. This skill is the "
+               "quick local pass.\n")
+
+
+def test_a_redirect_under_when_not_to_use_is_an_exclusion(workspace: Path) -> None:
+    # A paragraph, not a list, under "When NOT to use": its sentence that sends the task
+    # elsewhere excludes what it names and the examples in its parenthesis; the sentence that
+    # says what the skill is stays its own.
+    raw = mem("quick-review", "skill", body=REVIEW_BODY).encode()
+    memory, _ = parse_memory(raw, display_path="r.md", scope="workspace", rel_path="r.md")
+    assert memory is not None
+    assert [n for n in memory.negations if "defer to" in n] and not [
+        n for n in memory.negations if "quick local pass" in n]
+    root = workspace / ".engram"
+    put(root, "review.md", mem("quick-review", "skill", tags=["review"], body=REVIEW_BODY))
+    put(root, "db.md", mem("db-migrations", tags=["migrations"],
+                           summary="Write reversible schema migrations."))
+    _, rows = dry(workspace, "review the payments changes before the production migration")
+    assert rows["quick-review"]["status"] == "excluded: negated"
+    assert pack_ids(workspace, "review my branch before I open the PR") == ["quick-review"]
+
+
+def test_a_short_query_met_by_one_body_word_is_about_nothing_here(workspace: Path) -> None:
+    # Two of three words no memory holds, the third once in a body: there is no match, where
+    # one word of a summary still is one.
+    root = workspace / ".engram"
+    put(root, "incidents.md", mem(
+        "incident-log", "skill", tags=["incidents"],
+        summary="Record security incidents and rotate leaked keys.",
+        body="Write one short paragraph per incident: what leaked, when, what was rotated."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    assert ok(load(workspace, "translate this paragraph into French")) == EMPTY
+    _, rows = dry(workspace, "translate this paragraph into French")
+    assert rows["incident-log"]["status"] == "excluded: off-topic"
+    assert pack_ids(workspace, "rotate the Stripe key") == ["incident-log"]
+
+
+def test_a_prompt_saying_what_a_clause_denies_is_not_that_clause(workspace: Path) -> None:
+    # "Not for: ... work with no continuation": a prompt about continuing the work is the
+    # opposite of what the clause excludes, and the handoff skill was excluded for it.
+    root = workspace / ".engram"
+    put(root, "handoff.md", mem(
+        "session-handoff", "skill", tags=["handoff"],
+        summary="Write a resume pointer so a fresh session picks the work up.",
+        body="Goal, files to read first, state, next action.\n\n"
+             "Not for: quick one-off questions, or work with no continuation."))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    query = "continue this work tomorrow in a fresh session"
+    assert pack_ids(workspace, query) == ["session-handoff"]
+    _, rows = dry(workspace, "a quick one-off question about the API")
+    assert rows["session-handoff"]["status"] == "excluded: negated"
+
+
+def test_one_sentence_of_a_listed_exclusion_pasted_whole_finds_its_memory(
+        workspace: Path) -> None:
+    # The item has two sentences; the prompt pastes the first, the memory's own text, and the
+    # memory was excluded for describing its exclusion.
+    root = workspace / ".engram"
+    put(root, "team.md", mem(
+        "agent-teams", "skill", tags=["orchestration"],
+        summary="Roles, task states and handoffs for a team of agents.",
+        body="A builder and a reviewer, routed by an orchestrator.\n\n"
+             "## When NOT to Use\n\n"
+             "- One-off work delegation — spawn a session directly. This skill is for "
+             "sustained workflows with many handoffs.\n"))
+    put(root, "queue.md", mem("job-queue", "skill", tags=["jobs", "queue"],
+                              summary="Background jobs with retries and dead letters."))
+    assert pack_ids(workspace, "One-off work delegation — spawn a session directly.") == [
+        "agent-teams"]
+    _, rows = dry(workspace, "delegate this one-off work")
+    assert rows["agent-teams"]["status"] == "excluded: negated"
