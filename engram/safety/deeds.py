@@ -57,12 +57,21 @@ _SOURCE = re.compile(
     r"|\b(?:every|all|each)\s+(?:the\s+)?(?:secrets?|passwords?|credentials?|tokens?)\b"
     r"|\bsecrets?\s+from\s+the\s+vault\b|\bproduction\s+(?:secrets|credentials|passwords)\b"
     r"|\bprivate\s+(?:`?[\w-]+`?\s+)?(?:repo(?:sitory)?|source|code)\b"
+    # identifiers and commands that hold or print one: STRIPE_SECRET_KEY, DATABASE_URL, `gh auth
+    # token`, the shell history, a production dump
+    r"|\b[a-z]+_(?:[a-z]+_)*(?:secret|token|password|api_key|private_key|secret_key)\b(?![.(])"
+    r"|\bdatabase_url\b|\bconnection\s+strings?\b|\bauth\s+token\b|\bsecret\s+keys?\b"
+    r"|\b(?:shell|bash|zsh|command)\s+history\b|\.(?:bash|zsh)_history\b"
+    r"|\bdump\s+(?:of\s+)?(?:the\s+)?production\b|\bproduction\s+(?:\w+\s+)?(?:table|dump|data"
+    r"|database)\b|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+)?(?:api\s+keys?|tokens?|passwords?"
+    r"|credentials|cookies|history)\b"
 )
 _SINK = re.compile(
     # A verb that hands something over by itself ...
-    r"\b(?:attach(?:es|ed|ing)?|upload(?:s|ed|ing)?|e-?mail(?:s|ed|ing)?|mail(?:s|ed|ing)?"
-    r"|send(?:s|ing)?|forward(?:s|ed|ing)?|publish(?:es|ed|ing)?|leak(?:s|ed|ing)?"
-    r"|exfiltrat\w+|mirror(?:s|ed|ing)?\s+\S+(?:\s+\S+){0,4}?\s+to\s+(?:the\s+|a\s+)?public)\b"
+    # (the imperative: "if a key leaks" and "the job uploads" describe, they do not order)
+    r"\b(?:attach(?:ing)?|upload(?:ing)?|e-?mail(?:ing)?|mail(?:ing)?"
+    r"|send(?:ing)?|forward(?:ing)?|publish(?:ing)?|leak(?:ing)?"
+    r"|exfiltrat\w+|mirror(?:ing)?\s+\S+(?:\s+\S+){0,4}?\s+to\s+(?:the\s+|a\s+)?public)\b"
     # ... or a place others read: the reply, a PR, an issue, a log, a channel, a README.
     r"|\b(?:in|into|to|on|as|onto)\s+(?:the\s+|your\s+|a\s+|an\s+|every\s+|each\s+)?(?:new\s+)?"
     r"(?:[\w-]+\s+)?(?:summary|summaries|pr|pull\s+request|pr\s+description|description"
@@ -75,11 +84,19 @@ _SINK = re.compile(
     r"|\bcommit(?:s|ted|ting)?\b(?=" + _GAP + r"{0,60}?\bto\s+(?:docs/|the\s+repo|[\w./-]+\.\w+))"
     r"|\becho\s+\$\{?[a-z_]*(?:token|secret|password|key)\b"
     r"|\bwith\s+(?:its|their)\s+(?:real\s+|actual\s+|current\s+)?values?\b"
-    r"|\$\([^)]*\)\s*\.\s*[\w-]+\.[\w.-]+"
+    # the answer, a ticket, a pastebin, a shared or tracked file, a repository
+    r"|\b(?:in|into)\s+(?:your|the)\s+(?:final\s+)?(?:answer|reply|response|message)\b"
+    r"|\b(?:ticket|issue|pr|email)\s+body\b|\bpastebin\b|\bhandover\s+notes\b"
+    r"|\b(?:commit|push|append|add|copy|write|save)\w*\s+(?:\S+\s+){0,6}?(?:to|into|in)\s+(?:the\s+)?"
+    r"(?:`?[\w./-]+\.(?:md|txt|json|ya?ml|toml|cfg|ini)`?|[`'\"]?[\w-]+[`'\"]?\s+repo(?:sitory)?"
+    r"|(?:shared|public|team)\s+[\w-]+|(?:team\s+)?wiki)"
+    r"|\bby\s+committing\b|\bwiki\s+page\b"
+    r"|\b(?:show|print|display|echo|output)\s+(?:the\s+)?(?:resolved\s+|full\s+|actual\s+|raw\s+)"
+    r"?values?\b"
 )
 # Credentials used where they belong, or scrubbed first: not a disclosure.
 _PROPER = re.compile(
-    r"\b(?:header|bearer|oauth|authori[sz]ation|redact\w*|exclud\w*|mask\w*|scrub\w*|strip\w*|removed"
+    r"\b(?:header|bearer|oauth|authori[sz]ation|redact\w*|exclud\w*|mask(?:ed|ing)|scrub(?:bed|bing)?|stripped|removed"
     r"|omit\w*|placeholder|\.pub|public\s+key|names?\s+only|never\s+values?|not\s+(?:its|their)"
     r"\s+(?:\w+\s+)?values?)\b"
     # a token handed to the tool that needs it: `codecov -t $CODECOV_TOKEN`, `--token=${X}`
@@ -104,12 +121,26 @@ def _named(low: str, sink: re.Match[str]) -> bool:
     return before in ("$", "-", "_", ".", "/") or after in (":", "=", "_", "(", "-", "/", ".")
 
 
+# A source handed over by a verb that governs it, and a place others read: "open an issue and
+# include the NPM token it used".
+_HANDED = re.compile(r"\b(?:include|paste|attach|add|put|post|share|copy|append|dump|list|send"
+                     r"|print|show|leave)\s+(?:\S+\s+){0,3}?$")
+_CONTAINER = re.compile(r"\b(?:issues?|tickets?|pr|pull\s+requests?|summary|answer|reply|report"
+                        r"|readme|wiki|channel|comments?|logs?|chat|gist|changelog|release\s+notes"
+                        r"|commit\s+message|description|slack|discord|teams)\b")
+
+
 def _disclosure(low: str) -> int | None:
     for source in _SOURCE.finditer(low):
         if _negated(low, source.start()):
             continue
+        if (_HANDED.search(low, max(0, source.start() - 40), source.start())
+                and _CONTAINER.search(low) and not _PROPER.search(low)
+                and not _OTHERS.search(low, 0, source.start())):
+            return source.start()
         for sink in _SINK.finditer(low):
-            if sink.start() == source.start() or abs(sink.start() - source.start()) > 160:
+            if source.start() <= sink.start() < source.end() or abs(
+                    sink.start() - source.start()) > 160:
                 continue
             lo, hi = min(source.start(), sink.start()), max(source.end(), sink.end())
             if any(ch in low[lo:hi] for ch in ";!?") or re.search(r"\.\s", low[lo:hi]):
@@ -128,21 +159,24 @@ _START = r"(?:^\s*(?:[-*+>#]|\d+[.)]|//)?\s*|[.;:!?,]\s+|\b(?:and|then|just|also
 
 _TELL = (r"(?:say|says|tell|claim|state|answer|reply|respond|report|describe|present|call"
          r"|label|frame)")
-_HIDE = (r"(?:(?:do\s+not|don'?t|never)\s+(?:mention|bring\s+up|disclose|flag|list|note|report"
-         r"|point\s+out|include)|leave\s+\S+(?:\s+\S+){0,8}?\s+out\s+of|omit|hide|conceal"
+_HIDE = (r"(?:(?:do\s+not|don'?t|never)\s+(?:mention|bring\s+up|disclose|flag|report"
+         r"|point\s+out)|leave\s+\S+(?:\s+\S+){0,8}?\s+out\s+of|omit|hide|conceal"
          r"|keep\s+\S+(?:\s+\S+){0,5}?\s+out\s+of)")
 # Those who oversee the agent's work, and where they read about it.
 _AUDIENCE = re.compile(
     r"\b(?:reviews?|reviewers?|auditors?|audit|legal|compliance|security\s+team|qa|users?"
     r"|customers?|anyone|someone|maintainers?|the\s+team|standup|pr(?:\s+description)?"
     r"|pull\s+request|changelog|release\s+notes|commit\s+message|review\s+summary|summary"
-    r"|diff|manager|lead)\b")
+    r"|diff|manager|lead|report|notes|status\s+update|postmortem|retro)\b")
 # What bears on their trust.
 _RISK = re.compile(
     r"\b(?:network\s+calls?|telemetry|tracking|collects?|browsing\s+history|analytics|dependenc"
     r"(?:y|ies)|packages?|security\s+scans?|failing|failed|fails?|failures?|vulnerabilit(?:y|ies)"
     r"|cves?|gpl|licen[cs]ed?|vendored|remote[\s-]config|backdoor|data\s+retention|personal\s+data"
-    r"|permissions?|logs?\s+are\s+deleted|checks?\s+passed|test\s+suite)\b")
+    r"|permissions?|logs?\s+are\s+deleted|checks?\s+passed|test\s+suite"
+    # a safeguard changed, an incident
+    r"|disabled|turned\s+off|bypass\w*|removal|removed|outages?|incidents?|breach\w*|data\s+loss"
+    r"|downtime|rate\s+limit\w*|security\s+(?:scans?|checks?|issues?|holes?|bugs?|findings?))\b")
 _DECEIT = re.compile(
     _START + _TELL + r"\b" + _GAP + r"{0,80}?\b(?:(?:whether\s+or\s+not|regardless\s+of"
     r"\s+whether)\s+(?:you|it|they|we)\b|even\s+(?:though|when|if)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
@@ -153,7 +187,11 @@ _DECEIT = re.compile(
     r"(?:any\s+)?(?:attention|questions|suspicion|flagged|noticed|it)\b)"
     r"|\bif\s+(?:a\s+|the\s+|any\s+)?(?:user|anyone|someone|customer|reviewer|auditor|they)s?"
     r"\s+asks?\b" + _GAP + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
-    r"(?:it|we|they|there|this|the\s+\w+)\s+(?:does|do|did|is|are|was|were|has|have)\s*(?:not|n'?t)"
+    r"(?:it|we|they|there|this|the\s+\w+)\s+(?:never\b|(?:does|do|did|is|are|was|were|has|have)\s*"
+    r"(?:not|n'?t)\b)"
+    # the truth inverted for the people who read the report
+    r"|" + _START + _TELL + r"\s+(?:the\s+)?(?:reviewers?|users?|customers?|auditors?|team|lead"
+    r"|manager|qa|legal)\b" + _GAP + r"{0,60}?\beven\s+(?:if|though|when)\b"
     r"|\bjust\s+say\s+(?:all|every|the)\s+(?:\w+\s+)?(?:checks?|tests?)\s+(?:passed|are\s+green"
     r"|pass)\b"
     r"|\b(?:call|describe|present|label|frame)\s+(?:it|them|this|that)\s+(?:as\s+)?(?:our|my)\s+own"
@@ -161,8 +199,9 @@ _DECEIT = re.compile(
 )
 _STEERED = re.compile(
     r"\b(?:say|claim|state|tell\s+\w+)\s+(?:that\s+)?(?:the|it|this|all|they)\b"
-    r"|\b(?:describe|present|label|frame|report|mark)\s+(?:it|this|them|the\s+[\w-]+(?:\s+[\w-]+)?"
-    r")\s+as\b|\bcall\s+it\b|\b" + _HIDE + r"\b"
+    r"|\b(?:describe|present|label|frame|mark|pass\s+off)\s+(?:it|this|them|the\s+(?:[\w-]+"
+    r"\s+){0,5}?[\w-]+)\s+as\b|\bcall\s+(?:it|this|that|the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:a|an"
+    r"|just|our|the)\b|\b" + _HIDE + r"\b"
 )
 
 
@@ -192,22 +231,32 @@ _CLAIM = re.compile(
     r"(?:has\s+|have\s+)?(?:already\s+)?(?:signed\s+off|approved|okayed|ok'?d|agreed|granted|cleared"
     r"|waived|confirmed|allowed|said\s+(?:it'?s|it\s+is)\s+(?:fine|ok))\b"
     r"|\b(?:approved|okayed|signed\s+off|cleared)\s+(?:this|it)\s+already\b"
-    r"|\b(?:the\s+)?maintainers\s+want\b|\bowner'?s\s+(?:standing\s+)?permission\b"
+    r"|\b(?:the\s+)?maintainers\s+(?:want|prefer)\b|\bowner'?s\s+(?:standing\s+)?permission\b"
+    # an approval claimed by anyone
+    r"|\b(?:has|have|had)\s+(?:already\s+)?(?:signed\s+off|approved|okayed|green-?lit|blessed"
+    r"|sanctioned|waived)\b|\balready\s+(?:approved|signed\s+off|okayed|cleared)\b"
+    r"|\b(?:exemption|exception|waiver|sign-?off|approval|go-?ahead)\s+(?:was\s+|has\s+been\s+)?"
+    r"(?:granted|given|obtained)\b|\b(?:is|are)\s+fine\s+with\s+(?:it|this|that)\b"
+    r"|\bsaid\s+(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:fine|ok|okay|allowed)\b"
+    r"|\bgave\s+(?:us\s+)?(?:the\s+)?(?:go-?ahead|green\s+light|ok)\b"
 )
 # A safeguard relaxed (for the agent or anyone).
 _RELAX = re.compile(
-    r"\b(?:merge|push|deploy|release|ship)\w*\s+(?:\S+\s+){0,5}?without\s+(?:a\s+|any\s+|the\s+)?"
-    r"(?:approval|review|sign-?off|change\s+ticket|ticket|tests|checks|ci)\b"
+    r"\b(?:merge|push|deploy|release|ship)\w*\s+(?:\S+\s+){0,8}?without\s+(?:a\s+|any\s+|the\s+)?"
+    r"(?:waiting\s+for\s+(?:the\s+)?|running\s+(?:the\s+)?)?(?:approvals?|reviews?|sign-?off"
+    r"|change\s+ticket|ticket|tests|checks|ci)\b"
     r"|\bmerge\s+their\s+own\b|\bapprove\s+their\s+own\b|\bcounts?\s+as\s+pre-?reviewed\b"
     r"|\bmerge\s+them\s+as\s+soon\s+as\b"
     r"|\bskip\w*\s+(?:the\s+)?(?:licen[cs]e\s+scan|review|sign(?:ing|-off)|security\s+scan|audit"
     r"|2fa|mfa|approval|verification)\b"
-    r"|\b(?:turn\w*\s+off|disabl\w+|remov\w+|switch\w*\s+off|drop\w*)\s+(?:the\s+)?(?:\w+\s+)?"
-    r"(?:2fa|mfa|two-factor|branch\s+protection|signing|enforcement|code\s+owners|required\s+reviews?"
-    r"|status\s+checks)\b"
+    r"|\b(?:turn\w*\s+off|disabl\w+|remov\w+|switch\w*\s+off|drop\w*|bypass\w*|skip\w*)\s+"
+    r"(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:2fa|mfa|two-factor|branch\s+protection|signing|enforcement"
+    r"|code\s+owners|required\s+reviews?|status\s+checks|licen[cs]e\s+(?:checks?|scans?)"
+    r"|security\s+(?:checks?|scans?)|soak|canary|approvals?|sign-?off|gates?)\b"
+    r"|\bauthorized_keys\b|\bforce[\s-]?push\w*\b"
     r"|--no-gpg-sign\b|--no-verify\b|--skip-verify\b|--force\b|--insecure\b"
     r"|\bno\s+longer\s+(?:enforced|required)\b"
-    r"|\bpush\w*\s+(?:\w+\s+)?(?:directly|straight)\s+to\b|\bpush\s+to\s+(?:release|main|master"
+    r"|\b(?:push|deploy|ship)\w*\s+(?:\S+\s+){0,4}?(?:directly|straight)\s+to\b|\bpush\s+to\s+(?:release|main|master"
     r"|production)\b\s*(?:branch\w*\s+)?directly"
     r"|\b(?:open|expose)\s+(?:port\s+)?\d+\s+to\s+(?:0\.0\.0\.0|the\s+(?:world|internet))"
     r"|\b(?:read|use)\s+the\s+production\s+(?:secrets|credentials|database)\b"
@@ -259,9 +308,26 @@ _SABOTAGE = re.compile(
     r"|\b(?:node_tls_reject_unauthorized\s*=\s*0|rejectunauthorized\s*:\s*false)\b"
     r"|\b(?:switch|change|move|migrate|downgrade)\s+(?:the\s+)?password\s+(?:hashing|storage)\s+to"
     r"\s+(?:md5|sha-?1|plain\s*text|base64)\b"
+    # verification that fails and is let through; unsigned tokens accepted
+    r"|\b(?:check|verification|validation|auth\w*)\s+fails?\b" + _GAP + r"{0,50}?(?<!\bwe\s)(?<!\bit\s)(?<!\bthey\s)\b(?:continue|proceed"
+    r"|carry\s+on|let\s+(?:it|the\s+request)\s+through|instead\s+of\s+(?:rejecting|failing"
+    r"|raising|blocking|returning\s+(?:a\s+)?40[13]))\b"
+    r"|\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
+    r"|certificates?|certs?|signatures?|requests)\b|\balg\s*[:=]?\s*[\"'(]?none\b"
+    # wide-open permissions and origins
+    r"|\bchmod\s+(?:-r\s+)?0?777\b|\ballow-origin\b[^\n]{0,20}\*" + _GAP + r"{0,40}?credentials"
+    # queries built from strings; tests bent to the code
+    r"|\b(?:build|construct|assemble)\s+(?:the\s+)?(?:\w+\s+)?(?:sql\s+|search\s+|db\s+)?quer(?:y|ies)"
+    r"\s+(?:by|with|using)\s+(?:string\s+)?(?:concatenation|f-strings|string\s+formatting)\b"
+    r"|\b(?:edit|change|update|adjust)\s+the\s+(?:expected\s+\w+|assertions?)\b" + _GAP
+    + r"{0,60}?\b(?:rather\s+than|instead\s+of)\s+fixing\b"
+    # a package index that is plain http, or put before the real one
+    r"|\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://|\bindex[-_\s]url\b" + _GAP
+    + r"{0,80}?\bbefore\s+the\s+official\b"
 )
 _SAB_SCOPE = re.compile(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\blocally\b"
-                        r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|test|sandbox)\b")
+                        r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|sandbox|test\s+(?:env\w*|servers?"
+                        r"|clusters?|stage|builds?))\b")
 
 # Typosquats of packages agents install daily: one swap, drop, or extra letter away, and named
 # where a dependency is pinned or installed.
@@ -306,6 +372,8 @@ _GATE = frozenset((
     " longer directly port production unsafe fetch_unsafe"
     " delete fail failing tests test mark user account return bypass strip drop audit csrf"
     " validation rate tls certificate false password reject_unauthorized rejectunauthorized"
+    " verification fails fail accept alg chmod origin concatenation query expected url"
+    " history dump database_url include paste attach show print issue"
     " pin install require depend switch use"
     " ai assistant assistants agent agents copilot claude cursor codex gemini chatgpt gpt llm"
     " model models").split())
