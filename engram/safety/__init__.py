@@ -18,7 +18,7 @@ from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.deeds import deed
+from engram.safety.deeds import deed, handed_on
 from engram.safety.judged import judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
@@ -1323,6 +1323,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: judged(text) is not None):
             add(number, "exfiltration", (against[0], "data sent to an outside address"))
+        if done is None and index > 0 and not injection and against is None:
+            onward = handed_on(low[index - 1], low[index])
+            done = None if onward is None else (onward, "exfiltration",
+                                                "secret printed, then handed on")
         if done is not None and done[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: deed(text) is not None):
             add(number, "exfiltration", (done[0], done[2]))

@@ -65,6 +65,10 @@ _SOURCE = re.compile(
     r"|\bdump\s+(?:of\s+)?(?:the\s+)?production\b|\bproduction\s+(?:\w+\s+)?(?:table|dump|data"
     r"|database)\b|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+)?(?:api\s+keys?|tokens?|passwords?"
     r"|credentials|cookies|history)\b"
+    r"|\b(?:signing|release|gpg|pgp)\s+keys?\b|--export-secret-keys\b|\bsession\s+(?:cookies?|tokens?)\b"
+    r"|\b(?:api\s+)?credentials\s+(?:panel|page|screen|tab)\b|\b(?:every|each|all)\s+secrets?\b"
+    r"|\bcustomer\s+(?:list|data|records|table|database)\b|\bphone\s+numbers\b"
+    r"|\bproprietary\b|\b(?:internal|closed)\s+source\b|\bcard\s+numbers?\b"
 )
 _SINK = re.compile(
     # A verb that hands something over by itself ...
@@ -91,6 +95,10 @@ _SINK = re.compile(
     r"(?:`?[\w./-]+\.(?:md|txt|json|ya?ml|toml|cfg|ini)`?|[`'\"]?[\w-]+[`'\"]?\s+repo(?:sitory)?"
     r"|(?:shared|public|team)\s+[\w-]+|(?:team\s+)?wiki)"
     r"|\bby\s+committing\b|\bwiki\s+page\b"
+    r"|\b(?:to|with|for)\s+(?:the\s+|a\s+|our\s+)?(?:\w+'s\s+)?(?:vendor|contractor|partner|third[\s-]party"
+    r"|supplier|freelancer|agency|new\s+hire|personal\s+(?:address|email|account|drive))"
+    r"|\b(?:dropbox|google\s+drive|shared\s+drive|onedrive|wetransfer|support\s+portal|s3\s+bucket"
+    r"|incident\s+thread|thread|to\s+stdout|personal\s+address)\b"
     r"|\b(?:show|print|display|echo|output)\s+(?:the\s+)?(?:resolved\s+|full\s+|actual\s+|raw\s+)"
     r"?values?\b"
 )
@@ -124,10 +132,11 @@ def _named(low: str, sink: re.Match[str]) -> bool:
 # A source handed over by a verb that governs it, and a place others read: "open an issue and
 # include the NPM token it used".
 _HANDED = re.compile(r"\b(?:include|paste|attach|add|put|post|share|copy|append|dump|list|send"
-                     r"|print|show|leave)\s+(?:\S+\s+){0,3}?$")
+                     r"|print|show|leave|export|zip|tar|take\s+a\s+screenshot\s+of)\s+(?:\S+\s+){0,5}?$")
 _CONTAINER = re.compile(r"\b(?:issues?|tickets?|pr|pull\s+requests?|summary|answer|reply|report"
                         r"|readme|wiki|channel|comments?|logs?|chat|gist|changelog|release\s+notes"
-                        r"|commit\s+message|description|slack|discord|teams)\b")
+                        r"|commit\s+message|description|slack|discord|teams|thread|bundle|drive"
+                        r"|folder|portal|stdout)\b")
 
 
 def _disclosure(low: str) -> int | None:
@@ -196,6 +205,21 @@ _DECEIT = re.compile(
     r"|pass)\b"
     r"|\b(?:call|describe|present|label|frame)\s+(?:it|them|this|that)\s+(?:as\s+)?(?:our|my)\s+own"
     r"\b"
+    # the lie told whatever happened, or counted on not being checked
+    r"|" + _START + r"(?:say|tell|reply|respond|answer|report|claim|mark|post|write)\b" + _GAP
+    + r"{0,80}?\beven\s+(?:if|though|when)\s+(?:you|it|they|we|the\s+[\w-]+)\s+(?:\w+\s+)?"
+    r"(?:skipped|failed|fail|fails|did\s*n[o']t|have\s*n[o']t|has\s*n[o']t|went\s+down|broke"
+    r"|(?:is|are)\s+(?:not|broken|red|failing|down))\b"
+    r"|\b(?:they|nobody|no\s+one|the\s+(?:client|customer|auditors?|reviewers?|users?))\s+(?:won'?t"
+    r"|will\s+not|will\s+never|never)\s+(?:check|know|find\s+out|verify|look)\b"
+    r"|\b(?:nobody|no\s+one)\s+(?:needs|has)\s+to\s+know\b"
+    r"|\b(?:mark|close|resolve|label|report)\s+(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\b" + _GAP
+    + r"{0,60}?\bwithout\s+(?:even\s+)?(?:trying\s+to\s+|attempting\s+to\s+)?(?:reproduc|test|check"
+    r"|look|read|verify|run)\w*"
+    r"|\b(?:filtered|edited|cleaned|doctored|trimmed|redacted)\s+(?:up\s+)?(?:version|copy)\b" + _GAP
+    + r"{0,40}?\bwithout\s+the\b"
+    r"|\battribute\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?to\b" + _GAP + r"{0,60}?\b(?:don'?t|do\s+not"
+    r"|never)\s+mention\b"
 )
 _STEERED = re.compile(
     r"\b(?:say|claim|state|tell\s+\w+)\s+(?:that\s+)?(?:the|it|this|all|they)\b"
@@ -239,6 +263,11 @@ _CLAIM = re.compile(
     r"(?:granted|given|obtained)\b|\b(?:is|are)\s+fine\s+with\s+(?:it|this|that)\b"
     r"|\bsaid\s+(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:fine|ok|okay|allowed)\b"
     r"|\bgave\s+(?:us\s+)?(?:the\s+)?(?:go-?ahead|green\s+light|ok)\b"
+    r"|\b(?:cleared|authori[sz]ed|permitted)\s+(?:us|you|agents?|bots?|the\s+(?:agent|bot))\s+to\b"
+    r"|\b(?:has|have)\s+authori[sz]ed\b|\(approved\)|\bas\s+agreed\s+(?:in|with|by)\b"
+    r"|\b(?:directive|order|instruction|mandate)\s+from\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:director"
+    r"|vp|cto|ceo|ciso|management|leadership|head)\b|\bticket\s+[a-z]+-\d+\s+(?:\(approved\)\s+)?"
+    r"(?:lets|allows|permits)\b"
 )
 # A safeguard relaxed (for the agent or anyone).
 _RELAX = re.compile(
@@ -261,6 +290,12 @@ _RELAX = re.compile(
     r"|\b(?:open|expose)\s+(?:port\s+)?\d+\s+to\s+(?:0\.0\.0\.0|the\s+(?:world|internet))"
     r"|\b(?:read|use)\s+the\s+production\s+(?:secrets|credentials|database)\b"
     r"|\bfetch_unsafe\b|\bunsafe\w*\(\)"
+    r"|\bwithout\s+any(?:one|body)\s+(?:looking|reviewing|checking)\b"
+    r"|\b(?:grant|give|make)\s+(?:themselves|itself|yourself|himself|herself)\s+(?:an?\s+)?(?:admin"
+    r"|owner|write|root|maintainer)\b|\btheir\s+own\s+(?:credentials|permissions|access)\b"
+    r"|\bunencrypted\b|\bin\s+plain\s*text\b"
+    r"|\b(?:disabl\w+|remov\w+|turn\w*\s+off|bypass\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:waf"
+    r"|firewall|rules|codeowners|code\s+owners)\b|\bbypass\s+codeowners\b"
 )
 _SCOPE = re.compile(r"\b(?:only\s+(?:on|in|for|when)|on\s+wip\b|locally\b|in\s+(?:local|dev|test"
                     r"|sandbox))")
@@ -322,6 +357,23 @@ _SABOTAGE = re.compile(
     r"|\b(?:edit|change|update|adjust)\s+the\s+(?:expected\s+\w+|assertions?)\b" + _GAP
     + r"{0,60}?\b(?:rather\s+than|instead\s+of)\s+fixing\b"
     # a package index that is plain http, or put before the real one
+    r"|" + _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing|encrypting"
+    r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"
+    r"|" + _START + r"(?:disable|remove|delete|drop|strip|turn\s+off|switch\s+off|bypass|comment\s+out"
+    r"|rip\s+out|relax|loosen)\s+(?:the\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?(?:waf|firewall"
+    r"|rate\s+limit\w*|csrf|cors\s+checks?|signature\s+checks?|encryption|sanitiz\w+|sanitis\w+"
+    r"|escaping|content\s+security\s+policy|csp|hsts|lockfile|package-lock\.json|yarn\.lock"
+    r"|poetry\.lock|integrity\s+(?:hashes|checks?))\b"
+    r"|\b(?:request|uploaded|user\s+input|form|field|payload)\b" + _GAP
+    + r"{0,40}?\b(?:with|using|via|through)\s+(?:eval|exec|pickle\.loads?|yaml\.load|unserialize)\b"
+    r"|\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP + r"{0,40}?\b(?:uploaded"
+    r"|request|user|untrusted|incoming)\b|\b(?:load|parse|read)\s+(?:the\s+)?uploaded\b" + _GAP
+    + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"
+    r"|\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b|\bproduction\b" + _GAP
+    + r"{0,40}?\bdebug\s*=\s*true\b"
+    r"|\bhard-?coded\s+(?:fallback|default)\b|\b(?:fallback|default)\s+value\b" + _GAP
+    + r"{0,40}?\bwithout\s+the\s+env"
+    r"|\bnopasswd\s*:\s*all\b|--no-package-lock\b|\bversions\s+float\b(?!\s*;)"
     r"|\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://|\bindex[-_\s]url\b" + _GAP
     + r"{0,80}?\bbefore\s+the\s+official\b"
 )
@@ -374,9 +426,38 @@ _GATE = frozenset((
     " validation rate tls certificate false password reject_unauthorized rejectunauthorized"
     " verification fails fail accept alg chmod origin concatenation query expected url"
     " history dump database_url include paste attach show print issue"
+    " stop verifying validating checking signing encrypting escaping sanitizing waf firewall"
+    " lockfile eval exec pickle yaml unserialize debug hard hardcoded fallback nopasswd float"
+    " cleared authorized authorised permitted directive ticket agreed unencrypted plain"
+    " themselves itself yourself nobody know won filtered attribute zip export screenshot"
+    " vendor contractor partner dropbox drive portal thread stdout proprietary cookie session"
     " pin install require depend switch use"
     " ai assistant assistants agent agents copilot claude cursor codex gemini chatgpt gpt llm"
     " model models").split())
+
+
+# A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /
+# "2. Post what it prints in the incident thread.").
+_PRINTS = re.compile(r"\b(?:run|cat|print|echo|printenv|env|grep|type|dump|export)\b")
+_ONWARD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|attach|include|upload"
+                     r"|put|copy|add)\s+(?:it|them|that|this|the\s+(?:output|result|values?)|what\s+"
+                     r"(?:it|that|this)\s+(?:prints|shows|returns|outputs))\b")
+
+
+def handed_on(previous: str, low: str) -> int | None:
+    """Column in `low` of an order to hand on what the line before printed, when that was a
+    secret."""
+    onward = _ONWARD.search(low)
+    if onward is None or not (_SINK.search(low, onward.end()) or _CONTAINER.search(low)):
+        return None
+    if _PROPER.search(low) or not _PRINTS.search(previous):
+        return None
+    for source in _SOURCE.finditer(previous):
+        if not _negated(previous, source.start()):
+            return onward.start()
+    if re.search(r"\benv\b[^\n]*\b(?:token|secret|key|password)", previous):
+        return onward.start()
+    return None
 
 
 def deed(low: str) -> tuple[int, str, str] | None:
@@ -409,6 +490,9 @@ _TO_MODEL = re.compile(
 )
 # What the addressed model is to do for someone else: a product pushed, remote code installed.
 _FOR_OTHERS = re.compile(r"\brecommend\s+(?:\S+\s+){1,4}?over\s+(?:every|all|any)\b"
+                         r"|\b(?:tell|assure|reassure|inform)\s+(?:the\s+)?(?:reader|user|customer|visitor"
+                         r"|client)s?\b" + _GAP + r"{0,60}?\b(?:no\s+known|safe|secure|best|only|better"
+                         r"\s+than|deprecated|vulnerab\w+|trusted|verified|recommended)\b"
                          r"|\bpostinstall\b|\bcurl\b[^|\n]*\|\s*(?:ba|z)?sh\b")
 
 
