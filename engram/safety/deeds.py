@@ -403,37 +403,134 @@ _PINNED = re.compile(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)
                      + r"{0,40}?[`'\"]?([a-z0-9]+)(?:[`'\"]|==|@\^?\d|\s+\d)")
 
 
-def _sabotage(low: str) -> int | None:
+def _sabotage(low: str, words: set[str]) -> int | None:
     hit = _SABOTAGE.search(low)
     if hit and not _negated(low, hit.start()) and not _SAB_SCOPE.search(low):
         return hit.start()
+    if words.isdisjoint(_SQUATS):
+        return None
     for pin in _PINNED.finditer(low):
         if pin.group(1) in _SQUATS and not _negated(low, pin.start()):
             return pin.start()
     return None
 
 
-# Words without which no deed above can be read: most lines of a rule file have none.
-_GATE = frozenset((
-    "ssh aws gnupg netrc kube npmrc pypirc id_rsa rsa ed25519 env credentials keychain keyring"
-    " cookies printenv environment keys key tokens token secret secrets passwords private vault"
-    " say said tell claim answer report describe call mention bring leave omit hide keep"
-    " whether even attention suspicion noticed asks checks"
-    " rule policy permission waiver per approved signed okayed agreed granted cleared maintainers"
-    " owner without merge skip skipping off disable disabling remove no gpg verify force insecure"
-    " longer directly port production unsafe fetch_unsafe"
-    " delete fail failing tests test mark user account return bypass strip drop audit csrf"
-    " validation rate tls certificate false password reject_unauthorized rejectunauthorized"
-    " verification fails fail accept alg chmod origin concatenation query expected url"
-    " history dump database_url include paste attach show print issue"
-    " stop verifying validating checking signing encrypting escaping sanitizing waf firewall"
-    " lockfile eval exec pickle yaml unserialize debug hard hardcoded fallback nopasswd float"
-    " cleared authorized authorised permitted directive ticket agreed unencrypted plain"
-    " themselves itself yourself nobody know won filtered attribute zip export screenshot"
-    " vendor contractor partner dropbox drive portal thread stdout proprietary cookie session"
-    " pin install require depend switch use"
-    " ai assistant assistants agent agents copilot claude cursor codex gemini chatgpt gpt llm"
-    " model models").split())
+def _ws(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Per deed, the words without which it cannot be read: a line is searched for a deed only when it
+# has a word of each class (most lines of a rule file open none, and set tests are cheap).
+_GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
+    "disclosure": ((
+        _ws("ssh aws gnupg netrc kube npmrc pypirc rsa ed25519 ecdsa dsa env credentials keychain"
+            " keyring cookies cookie printenv environment keys key tokens token secret secrets"
+            " passwords password private vault production history database connection signing gpg"
+            " pgp export session customer phone proprietary internal closed card docker git"
+            " user users"),
+        _ws("attach attaching upload uploading email emailing mail mailing send sending forward"
+            " forwarding publish publishing leak leaking exfiltrate exfiltrating mirror mirroring"
+            " summary summaries pr description issue issues ticket tickets report comment comments"
+            " commit committing changelog readme notes log logs output channel chat slack discord"
+            " gist pastebin wiki standup reply response answer webhook base64 echo value values body"
+            " handover md txt json yaml yml toml cfg ini repo repository shared public team vendor"
+            " contractor partner third supplier freelancer agency hire personal dropbox drive"
+            " onedrive wetransfer portal bucket thread stdout include paste add put post share copy"
+            " append dump list print show leave zip tar screenshot teams folder bundle"),
+    ),),
+    "deceit": (
+        # a lie marker ...
+        (_ws("whether regardless even attention questions suspicion flagged noticed asks ask passed"
+             " own know check verify without version attribute look"),),
+        # ... or the overseers' picture steered about something that bears on their trust
+        (_ws("say claim state tell describe present label frame mark pass call mention bring"
+             " disclose flag report point leave omit hide conceal keep"),
+         _ws("review reviews reviewer reviewers auditor auditors audit legal compliance security qa"
+             " user users customer customers anyone someone maintainer maintainers team standup pr"
+             " pull changelog release commit summary diff manager lead report notes status"
+             " postmortem retro"),
+         _ws("network call calls telemetry tracking collects collect browsing analytics dependency"
+             " dependencies package packages scan scans failing failed fails fail failure failures"
+             " vulnerability vulnerabilities cve cves gpl license licence licensed licenced vendored"
+             " remote config backdoor retention personal permission permissions deleted passed suite"
+             " disabled turned bypass bypassed removal removed outage outages incident incidents"
+             " breach data downtime rate limit limiter issues holes bugs findings")),
+    ),
+    "granted": ((
+        _ws("rule policy permission waiver per approved signed okayed ok green blessed sanctioned"
+            " waived cleared authorized authorised permitted agreed granted given obtained fine"
+            " gave directive order mandate lets allows permits want prefer exemption exception"
+            " confirmed allowed said"),
+        _ws("without merge own approve pre reviewed soon skip skipping review license licence scan"
+            " signing 2fa mfa factor verification turn turning disable disabling remove removing"
+            " switch drop bypass protection enforcement codeowners owners checks gates soak canary"
+            " authorized_keys force no gpg verify insecure longer enforced required directly"
+            " straight secrets unsafe fetch_unsafe anyone anybody themselves itself yourself"
+            " unencrypted plain waf firewall rules approvals approval port authorized"),
+    ),),
+    "sabotage": (
+        (_ws("tests test"), _ws("fail fails failing delete remove skip disable comment mark")),
+        (_ws("password"), _ws("superuser admin root owner md5 sha sha1 plaintext plain base64")),
+        (_ws("return skip bypass"), _ws("header cookie param params query username agent")),
+        (_ws("remove strip drop delete disable turn comment rip stop quit relax loosen bypass switch"
+             " longer"),
+         _ws("audit validation csrf signature certificate tls rate authentication authorization"
+             " verifying validating checking signing encrypting escaping sanitizing sanitising"
+             " authenticating enforcing waf firewall limiter limit limiting cors encryption"
+             " sanitization sanitisation csp hsts lockfile lock integrity")),
+        (_ws("verify ssl_verify verify_ssl"), _ws("false")), (_ws("rejectunauthorized unauthorized"),),
+        (_ws("fails fail"), _ws("continue proceed carry let instead")),
+        (_ws("accept"), _ws("unsigned unverified expired self invalid")), (_ws("alg"), _ws("none")),
+        (_ws("chmod 777 0777"),), (_ws("origin"), _ws("credentials")),
+        (_ws("query queries"), _ws("concatenation strings formatting")),
+        (_ws("expected assertion assertions"), _ws("fixing")), (_ws("index"), _ws("url")),
+        (_ws("pickle yaml unserialize marshal"), _ws("uploaded request user untrusted incoming")),
+        (_ws("debug"), _ws("production")), (_ws("fallback default"), _ws("hard hardcoded without")),
+        (_ws("nopasswd"),), (_ws("package"), _ws("lock")), (_ws("versions"), _ws("float")),
+    ),
+    "addressed": ((
+        _ws("ai assistant assistants agent agents copilot claude cursor codex gemini chatgpt gpt"
+            " llm llms model models bot bots"),
+        _ws("without merge own approve pre reviewed soon skip review license signing 2fa mfa"
+            " verification turn disable remove switch drop bypass protection enforcement"
+            " codeowners owners checks gates authorized_keys force no gpg verify insecure longer"
+            " directly straight secrets unsafe fetch_unsafe anyone themselves unencrypted plain"
+            " waf firewall rules recommend postinstall curl tell assure reassure inform"),
+    ),),
+}
+# The gates as bits, as in `engram.safety.judged`: each class a bit, each word the bits of its
+# classes, a gate open when all its bits are in the line's.
+_BITS: dict[str, int] = {}
+_MASKS: dict[str, tuple[int, ...]] = {}
+
+
+def _compile_gates() -> None:
+    bit = 1
+    for name, gates in _GATES.items():
+        masks = []
+        for gate in gates:
+            mask = 0
+            for cls in gate:
+                for word in cls:
+                    _BITS[word] = _BITS.get(word, 0) | bit
+                mask |= bit
+                bit <<= 1
+            masks.append(mask)
+        _MASKS[name] = tuple(masks)
+
+
+_compile_gates()
+_ALL_GATE_WORDS = frozenset(_BITS)
+
+
+_FLAT = tuple((name, mask) for name, masks in _MASKS.items() for mask in masks)
+
+
+def _opened(words: set[str]) -> set[str]:
+    have = 0
+    for word in words & _ALL_GATE_WORDS:
+        have |= _BITS[word]
+    return {name for name, mask in _FLAT if mask & have == mask} if have else set()
 
 
 # A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /
@@ -447,7 +544,7 @@ _ONWARD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|a
 def handed_on(previous: str, low: str) -> int | None:
     """Column in `low` of an order to hand on what the line before printed, when that was a
     secret."""
-    onward = _ONWARD.search(low)
+    onward = _ONWARD.match(low)
     if onward is None or not (_SINK.search(low, onward.end()) or _CONTAINER.search(low)):
         return None
     if _PROPER.search(low) or not _PRINTS.search(previous):
@@ -463,21 +560,25 @@ def handed_on(previous: str, low: str) -> int | None:
 def deed(low: str) -> tuple[int, str, str] | None:
     """(column, kind, detail) of a deed against the user in one lower-cased line."""
     words = set(_WORDS.findall(low))
-    if len(words) < 4 or words.isdisjoint(_GATE):
+    if len(words) < 4:
         return None
-    at = _disclosure(low)
+    squat = not words.isdisjoint(_SQUATS)
+    opened = _opened(words)
+    if not opened and not squat:
+        return None
+    at = _disclosure(low) if "disclosure" in opened else None
     if at is not None:
         return at, "exfiltration", "secret handed to others (a source and a sink)"
-    at = _deceit(low)
+    at = _deceit(low) if "deceit" in opened else None
     if at is not None:
         return at, "injection", "instruction to deceive those overseeing the agent"
-    at = _granted(low)
+    at = _granted(low) if "granted" in opened else None
     if at is not None:
         return at, "injection", "safeguard relaxed on a claimed approval"
-    at = _sabotage(low)
+    at = _sabotage(low, words) if "sabotage" in opened or squat else None
     if at is not None:
         return at, "injection", "safeguard sabotaged"
-    return _addressed(low)
+    return _addressed(low) if "addressed" in opened else None
 
 
 # The model named as the reader inside data: a JSON value, a comment, a YAML note.
