@@ -139,6 +139,10 @@ _CONTAINER = re.compile(r"\b(?:issues?|tickets?|pr|pull\s+requests?|summary|answ
                         r"|folder|portal|stdout)\b")
 
 
+_DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|contains|holds"
+                        r"|stores)\b")
+
+
 def _disclosure(low: str) -> int | None:
     for source in _SOURCE.finditer(low):
         if _negated(low, source.start()):
@@ -154,6 +158,8 @@ def _disclosure(low: str) -> int | None:
             lo, hi = min(source.start(), sink.start()), max(source.end(), sink.end())
             if any(ch in low[lo:hi] for ch in ";!?") or re.search(r"\.\s", low[lo:hi]):
                 continue  # another sentence
+            if _DESCRIBED.search(low, lo, hi):
+                continue  # "the token is returned in the response": how it works, not an order
             if _negated(low, sink.start()) or _PROPER.search(low) or _named(low, sink):
                 continue
             if _OTHERS.search(low, 0, source.start()):
