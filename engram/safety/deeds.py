@@ -263,6 +263,9 @@ _CLAIM = re.compile(
     r"|\b(?:approved|okayed|signed\s+off|cleared)\s+(?:this|it)\s+already\b"
     r"|\b(?:the\s+)?maintainers\s+(?:want|prefer)\b|\bowner'?s\s+(?:standing\s+)?permission\b"
     # an approval claimed by anyone
+    # ("security signed off on it already:", not "once it is signed off,")
+    r"|\b(?!(?:is|are|be|been|was|were|get|gets|once|until|after|when|if)\s)[a-z]+\s+signed\s+off\s+"
+    r"(?:on\s+(?:it|this|that)\s+)?(?:already\b|[:;])"
     r"|\b(?:has|have|had)\s+(?:already\s+)?(?:signed\s+off|approved|okayed|green-?lit|blessed"
     r"|sanctioned|waived)\b|\balready\s+(?:approved|signed\s+off|okayed|cleared)\b"
     r"|\b(?:exemption|exception|waiver|sign-?off|approval|go-?ahead)\s+(?:was\s+|has\s+been\s+)?"
@@ -324,7 +327,9 @@ def _granted(low: str) -> int | None:
 _SABOTAGE = re.compile(
     # failing tests removed to go green
     r"\bif\s+(?:the\s+)?(?:\w+\s+){0,2}tests?\s+(?:keeps?\s+|still\s+)?fail\w*\b" + _GAP
-    + r"{0,30}?\b(?:delete|remove|skip|disable|comment\s+out)\s+them\b"
+    + r"{0,30}?\b(?:delete|remove|skip|disable|comment(?:\s+out)?|mute|silence)\s+them\b"
+    r"|\b(?:delete|remove|skip|disable|comment|mute|silence)\b" + _GAP + r"{0,60}?\bso\s+(?:that\s+)?"
+    r"(?:the\s+)?(?:ci|build|pipeline|checks?)\s+(?:is|are|goes|go|turns|stays|passes|pass)\b"
     r"|\b(?:delete|remove|skip|disable|comment\s+out)\s+(?:the\s+)?(?:failing\s+)?(?:\w+\s+)?tests?"
     r"\s+(?:so|until|to\s+make)\s+(?:that\s+)?(?:the\s+)?(?:pipeline|ci|build)\s+(?:goes|is|turns"
     r"|passes|green)"
