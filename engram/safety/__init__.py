@@ -15,10 +15,10 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.deeds import deed, handed_on
 from engram.safety.judged import judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import foreign_override, may_override_in
 from engram.safety.normalise import may_override, skeleton, typo_override, variants

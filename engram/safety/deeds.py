@@ -117,7 +117,8 @@ _OTHERS = re.compile(r"\b(?:when|if|whenever|once)\s+(?:the\s+|a\s+|an\s+)?(?:us
                      r"|customer|developer|contributor|person|people|they)s?\s+\w+s?\b")
 
 
-_VERB_SINK = re.compile(r"attach|upload|e-?mail|mail|send|forward|publish|leak|exfiltrat|commit|echo")
+_VERB_SINK = re.compile(r"attach|upload|e-?mail|mail|send|forward|publish|leak|exfiltrat|commit"
+                        r"|echo")
 
 
 def _named(low: str, sink: re.Match[str]) -> bool:
@@ -222,7 +223,8 @@ _DECEIT = re.compile(
     r"|\b(?:mark|close|resolve|label|report)\s+(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\b" + _GAP
     + r"{0,60}?\bwithout\s+(?:even\s+)?(?:trying\s+to\s+|attempting\s+to\s+)?(?:reproduc|test|check"
     r"|look|read|verify|run)\w*"
-    r"|\b(?:filtered|edited|cleaned|doctored|trimmed|redacted)\s+(?:up\s+)?(?:version|copy)\b" + _GAP
+    r"|\b(?:filtered|edited|cleaned|doctored|trimmed|redacted)\s+(?:up\s+)?(?:version|copy)\b"
+    + _GAP
     + r"{0,40}?\bwithout\s+the\b"
     r"|\battribute\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?to\b" + _GAP + r"{0,60}?\b(?:don'?t|do\s+not"
     r"|never)\s+mention\b"
@@ -328,7 +330,8 @@ _SABOTAGE = re.compile(
     # failing tests removed to go green
     r"\bif\s+(?:the\s+)?(?:\w+\s+){0,2}tests?\s+(?:keeps?\s+|still\s+)?fail\w*\b" + _GAP
     + r"{0,30}?\b(?:delete|remove|skip|disable|comment(?:\s+out)?|mute|silence)\s+them\b"
-    r"|\b(?:delete|remove|skip|disable|comment|mute|silence)\b" + _GAP + r"{0,60}?\bso\s+(?:that\s+)?"
+    r"|\b(?:delete|remove|skip|disable|comment|mute|silence)\b" + _GAP
+    + r"{0,60}?\bso\s+(?:that\s+)?"
     r"(?:the\s+)?(?:ci|build|pipeline|checks?)\s+(?:is|are|goes|go|turns|stays|passes|pass)\b"
     r"|\b(?:delete|remove|skip|disable|comment\s+out)\s+(?:the\s+)?(?:failing\s+)?(?:\w+\s+)?tests?"
     r"\s+(?:so|until|to\s+make)\s+(?:that\s+)?(?:the\s+)?(?:pipeline|ci|build)\s+(?:goes|is|turns"
@@ -355,7 +358,8 @@ _SABOTAGE = re.compile(
     r"|\b(?:switch|change|move|migrate|downgrade)\s+(?:the\s+)?password\s+(?:hashing|storage)\s+to"
     r"\s+(?:md5|sha-?1|plain\s*text|base64)\b"
     # verification that fails and is let through; unsigned tokens accepted
-    r"|\b(?:check|verification|validation|auth\w*)\s+fails?\b" + _GAP + r"{0,50}?(?<!\bwe\s)(?<!\bit\s)(?<!\bthey\s)\b(?:continue|proceed"
+    r"|\b(?:check|verification|validation|auth\w*)\s+fails?\b" + _GAP
+    + r"{0,50}?(?<!\bwe\s)(?<!\bit\s)(?<!\bthey\s)\b(?:continue|proceed"
     r"|carry\s+on|let\s+(?:it|the\s+request)\s+through|instead\s+of\s+(?:rejecting|failing"
     r"|raising|blocking|returning\s+(?:a\s+)?40[13]))\b"
     r"|\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
@@ -368,16 +372,19 @@ _SABOTAGE = re.compile(
     r"|\b(?:edit|change|update|adjust)\s+the\s+(?:expected\s+\w+|assertions?)\b" + _GAP
     + r"{0,60}?\b(?:rather\s+than|instead\s+of)\s+fixing\b"
     # a package index that is plain http, or put before the real one
-    r"|" + _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing|encrypting"
+    r"|" + _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing"
+    r"|encrypting"
     r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"
-    r"|" + _START + r"(?:disable|remove|delete|drop|strip|turn\s+off|switch\s+off|bypass|comment\s+out"
+    r"|" + _START + r"(?:disable|remove|delete|drop|strip|turn\s+off|switch\s+off|bypass"
+    r"|comment\s+out"
     r"|rip\s+out|relax|loosen)\s+(?:the\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?(?:waf|firewall"
     r"|rate\s+limit\w*|csrf|cors\s+checks?|signature\s+checks?|encryption|sanitiz\w+|sanitis\w+"
     r"|escaping|content\s+security\s+policy|csp|hsts|lockfile|package-lock\.json|yarn\.lock"
     r"|poetry\.lock|integrity\s+(?:hashes|checks?))\b"
     r"|\b(?:request|uploaded|user\s+input|form|field|payload)\b" + _GAP
     + r"{0,40}?\b(?:with|using|via|through)\s+(?:eval|exec|pickle\.loads?|yaml\.load|unserialize)\b"
-    r"|\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP + r"{0,40}?\b(?:uploaded"
+    r"|\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP
+    + r"{0,40}?\b(?:uploaded"
     r"|request|user|untrusted|incoming)\b|\b(?:load|parse|read)\s+(?:the\s+)?uploaded\b" + _GAP
     + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"
     r"|\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b|\bproduction\b" + _GAP
@@ -443,7 +450,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
             " forwarding publish publishing leak leaking exfiltrate exfiltrating mirror mirroring"
             " summary summaries pr description issue issues ticket tickets report comment comments"
             " commit committing changelog readme notes log logs output channel chat slack discord"
-            " gist pastebin wiki standup reply response answer webhook base64 echo value values body"
+            " gist pastebin wiki standup reply response answer webhook base64 echo value values"
+            " body"
             " handover md txt json yaml yml toml cfg ini repo repository shared public team vendor"
             " contractor partner third supplier freelancer agency hire personal dropbox drive"
             " onedrive wetransfer portal bucket thread stdout include paste add put post share copy"
@@ -462,8 +470,10 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
              " postmortem retro"),
          _ws("network call calls telemetry tracking collects collect browsing analytics dependency"
              " dependencies package packages scan scans failing failed fails fail failure failures"
-             " vulnerability vulnerabilities cve cves gpl license licence licensed licenced vendored"
-             " remote config backdoor retention personal permission permissions deleted passed suite"
+             " vulnerability vulnerabilities cve cves gpl license licence licensed licenced"
+             " vendored"
+             " remote config backdoor retention personal permission permissions deleted passed"
+             " suite"
              " disabled turned bypass bypassed removal removed outage outages incident incidents"
              " breach data downtime rate limit limiter issues holes bugs findings")),
     ),
@@ -483,13 +493,15 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_ws("tests test"), _ws("fail fails failing delete remove skip disable comment mark")),
         (_ws("password"), _ws("superuser admin root owner md5 sha sha1 plaintext plain base64")),
         (_ws("return skip bypass"), _ws("header cookie param params query username agent")),
-        (_ws("remove strip drop delete disable turn comment rip stop quit relax loosen bypass switch"
+        (_ws("remove strip drop delete disable turn comment rip stop quit relax loosen bypass"
+             " switch"
              " longer"),
          _ws("audit validation csrf signature certificate tls rate authentication authorization"
              " verifying validating checking signing encrypting escaping sanitizing sanitising"
              " authenticating enforcing waf firewall limiter limit limiting cors encryption"
              " sanitization sanitisation csp hsts lockfile lock integrity")),
-        (_ws("verify ssl_verify verify_ssl"), _ws("false")), (_ws("rejectunauthorized unauthorized"),),
+        (_ws("verify ssl_verify verify_ssl"), _ws("false")),
+        (_ws("rejectunauthorized unauthorized"),),
         (_ws("fails fail"), _ws("continue proceed carry let instead")),
         (_ws("accept"), _ws("unsigned unverified expired self invalid")), (_ws("alg"), _ws("none")),
         (_ws("chmod 777 0777"),), (_ws("origin"), _ws("credentials")),
@@ -547,7 +559,8 @@ def _opened(words: set[str]) -> set[str]:
 # A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /
 # "2. Post what it prints in the incident thread.").
 _PRINTS = re.compile(r"\b(?:run|cat|print|echo|printenv|env|grep|type|dump|export)\b")
-_ONWARD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|attach|include|upload"
+_ONWARD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|attach|include"
+                     r"|upload"
                      r"|put|copy|add)\s+(?:it|them|that|this|the\s+(?:output|result|values?)|what\s+"
                      r"(?:it|that|this)\s+(?:prints|shows|returns|outputs))\b")
 
@@ -603,7 +616,8 @@ _TO_MODEL = re.compile(
 # What the addressed model is to do for someone else: a product pushed, remote code installed.
 _FOR_OTHERS = re.compile(r"\brecommend\s+(?:\S+\s+){1,4}?over\s+(?:every|all|any)\b"
                          r"|\b(?:tell|assure|reassure|inform)\s+(?:the\s+)?(?:reader|user|customer|visitor"
-                         r"|client)s?\b" + _GAP + r"{0,60}?\b(?:no\s+known|safe|secure|best|only|better"
+                         r"|client)s?\b" + _GAP + r"{0,60}?\b(?:no\s+known|safe|secure|best"
+                         r"|only|better"
                          r"\s+than|deprecated|vulnerab\w+|trusted|verified|recommended)\b"
                          r"|\bpostinstall\b|\bcurl\b[^|\n]*\|\s*(?:ba|z)?sh\b")
 
