@@ -40,6 +40,16 @@ from engram.safety.judged import _ADDRESSED, _negated
 # Within one sentence: a dot inside ".env", a host name or `pytest.mark` does not end it.
 _GAP = r"(?:[^.;!?\n]|[.!?](?=\S))"
 _WORDS = re.compile(r"[a-z0-9]+")
+# An order's verb opens its clause, maybe after a softener: "..., send", "and attach", "just
+# say"; not "potentially leak", "used to omit", "whether to output", `print(`.
+_OPENS = re.compile(r"(?:^|[.;:!?,(\[>*-]|\b(?:and|then|just|also|please|so|but|now|first|always"
+                    r"|simply|quietly|silently|should|must|can|may|will|to\s+(?:the\s+)?(?:ai|agent"
+                    r"|assistant|model)s?|you))\s*(?:\d+[.)]\s*)?$")
+
+
+def _imperative(low: str, at: int) -> bool:
+    return bool(_OPENS.search(low, max(0, at - 24), at)) and low[at:at + 30].split("(")[0].find(
+        " ") != -1 or at == 0
 
 # --- disclosure --------------------------------------------------------------------------------
 
@@ -51,12 +61,12 @@ _SOURCE = re.compile(
     r"|\b(?:aws\s+)?credentials\s+file\b|/credentials\b"
     r"|\bkeychain\b|\bkeyring\b|\b(?:browser\s+|session\s+|auth\s+)?cookies\b"
     r"|\bprintenv\b|\b(?:all\s+(?:the\s+)?)?env(?:ironment)?\s+var(?:iable)?s\b|\benv\s*\|"
-    r"|\b(?:deploy|ssh|private|signing|api|access)\s+keys?\b"
+    r"|\b(?:deploy|ssh|private|signing|api|access)\s+keys?\b(?!\s+ids?\b)"
     r"|\b(?:the\s+)?(?:github|gitlab|npm|pypi|slack|aws|api|access|auth|session|bearer|ci)\s+"
     r"tokens?\b|\$\{?[a-z_]*(?:token|secret|password|api_key|apikey)\b"
     r"|\b(?:every|all|each)\s+(?:the\s+)?(?:secrets?|passwords?|credentials?|tokens?)\b"
     r"|\bsecrets?\s+from\s+the\s+vault\b|\bproduction\s+(?:secrets|credentials|passwords)\b"
-    r"|\bprivate\s+(?:`?[\w-]+`?\s+)?(?:repo(?:sitory)?|source|code)\b"
+    r"|(?<![\w-])private\s+(?:`?[\w-]+`?\s+)?(?:repo(?:sitory)?|source|code)\b"
     # identifiers and commands that hold or print one: STRIPE_SECRET_KEY, DATABASE_URL, `gh auth
     # token`, the shell history, a production dump
     r"|\b[a-z]+_(?:[a-z]+_)*(?:secret|token|password|api_key|private_key|secret_key)\b(?![.(])"
@@ -98,7 +108,7 @@ _SINK = re.compile(
     r"|\b(?:to|with|for)\s+(?:the\s+|a\s+|our\s+)?(?:\w+'s\s+)?(?:vendor|contractor|partner|third[\s-]party"
     r"|supplier|freelancer|agency|new\s+hire|personal\s+(?:address|email|account|drive))"
     r"|\b(?:dropbox|google\s+drive|shared\s+drive|onedrive|wetransfer|support\s+portal|s3\s+bucket"
-    r"|incident\s+thread|thread|to\s+stdout|personal\s+address)\b"
+    r"|incident\s+thread|slack\s+thread|to\s+stdout|personal\s+address)\b"
     r"|\b(?:show|print|display|echo|output)\s+(?:the\s+)?(?:resolved\s+|full\s+|actual\s+|raw\s+)"
     r"?values?\b"
 )
@@ -107,6 +117,8 @@ _PROPER = re.compile(
     r"\b(?:header|bearer|oauth|authori[sz]ation|redact\w*|exclud\w*|mask(?:ed|ing)|scrub(?:bed|bing)?|stripped|removed"
     r"|omit\w*|placeholder|\.pub|public\s+key|names?\s+only|never\s+values?|not\s+(?:its|their)"
     r"\s+(?:\w+\s+)?values?)\b"
+    r"|\b(?:with|to|on|in|from|of)\s+(?:the\s+|this\s+|each\s+|every\s+|a\s+)?(?::class:)?`?"
+    r"(?:request|response|redirect|cookiejar)s?\b|\bheaders\b|:param\b"
     # a token handed to the tool that needs it: `codecov -t $CODECOV_TOKEN`, `--token=${X}`
     r"|(?:\s-[a-z]|--[a-z-]+)[\s=]+[\"']?\$\{?[a-z_]*(?:token|secret|password|key)"
 )
@@ -127,7 +139,8 @@ def _named(low: str, sink: re.Match[str]) -> bool:
         return False
     before = low[sink.start() - 1 : sink.start()]
     after = low[sink.end() : sink.end() + 1]
-    return before in ("$", "-", "_", ".", "/") or after in (":", "=", "_", "(", "-", "/", ".")
+    return before in ("$", "-", "_", ".", "/", '"', "'") or after in (
+        ":", "=", "_", "(", "-", "/", ".", ",", '"', "'")
 
 
 # A source handed over by a verb that governs it, and a place others read: "open an issue and
@@ -144,11 +157,23 @@ _DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|c
                         r"|stores)\b")
 
 
+_TRANSFER = re.compile(
+    r"\b(?:add|append|attach|back\s+up|commit|copy|dump|echo|e-?mail|export|forward|give|hand"
+    r"|include|list|mail|make|mirror|output|paste|post|print|publish|push|put|run|save|send|share"
+    r"|show|store|tar|upload|write|zip|take|display|leave|keep|always)\b")
+
+
+def _ordered(low: str) -> bool:
+    """Whether an order to move something opens a clause of the line."""
+    return any(_imperative(low, m.start()) for m in _TRANSFER.finditer(low))
+
+
 def _disclosure(low: str) -> int | None:
     for source in _SOURCE.finditer(low):
         if _negated(low, source.start()):
             continue
-        if (_HANDED.search(low, max(0, source.start() - 40), source.start())
+        handed = _HANDED.search(low, max(0, source.start() - 40), source.start())
+        if (handed and _imperative(low, handed.start())
                 and _CONTAINER.search(low) and not _PROPER.search(low)
                 and not _OTHERS.search(low, 0, source.start())):
             return source.start()
@@ -161,6 +186,10 @@ def _disclosure(low: str) -> int | None:
                 continue  # another sentence
             if _DESCRIBED.search(low, lo, hi):
                 continue  # "the token is returned in the response": how it works, not an order
+            if _VERB_SINK.match(sink.group()) and not _imperative(low, sink.start()):
+                continue
+            if not _VERB_SINK.match(sink.group()) and not _ordered(low):
+                continue
             if _negated(low, sink.start()) or _PROPER.search(low) or _named(low, sink):
                 continue
             if _OTHERS.search(low, 0, source.start()):
@@ -243,6 +272,8 @@ def _deceit(low: str) -> int | None:
         return lie.start()
     steer = _STEERED.search(low)
     if steer is None or _negated(low, steer.start()) and not _HIDE_RE.match(low, steer.start()):
+        return None
+    if not _imperative(low, steer.start()):
         return None
     if _AUDIENCE.search(low) and _RISK.search(low):
         return steer.start()
@@ -363,7 +394,9 @@ _SABOTAGE = re.compile(
     r"|carry\s+on|let\s+(?:it|the\s+request)\s+through|instead\s+of\s+(?:rejecting|failing"
     r"|raising|blocking|returning\s+(?:a\s+)?40[13]))\b"
     r"|\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
-    r"|certificates?|certs?|signatures?|requests)\b|\balg\s*[:=]?\s*[\"'(]?none\b"
+    r"|certificates?|certs?|signatures?|requests)\b"
+    r"|\b(?:accept|allow|enable|permit|support)\b" + _GAP + r"{0,30}?\balg(?:orithm)?\s*[:=]?\s*"
+    r"[\"'(]?none\b"
     # wide-open permissions and origins
     r"|\bchmod\s+(?:-r\s+)?0?777\b|\ballow-origin\b[^\n]{0,20}\*" + _GAP + r"{0,40}?credentials"
     # queries built from strings; tests bent to the code
@@ -389,9 +422,10 @@ _SABOTAGE = re.compile(
     + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"
     r"|\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b|\bproduction\b" + _GAP
     + r"{0,40}?\bdebug\s*=\s*true\b"
-    r"|\bhard-?coded\s+(?:fallback|default)\b|\b(?:fallback|default)\s+value\b" + _GAP
+    r"|\b(?:secret|password|token|key)\w*\b" + _GAP + r"{0,30}?\bhard-?coded\s+(?:fallback|default)\b"
+    r"|\b(?:secret|password|token|key)\w*\b" + _GAP + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP
     + r"{0,40}?\bwithout\s+the\s+env"
-    r"|\bnopasswd\s*:\s*all\b|--no-package-lock\b|\bversions\s+float\b(?!\s*;)"
+    r"|\bnopasswd\s*:\s*all\b|--no-package-lock\b"
     r"|\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://|\bindex[-_\s]url\b" + _GAP
     + r"{0,80}?\bbefore\s+the\s+official\b"
 )
@@ -418,7 +452,9 @@ def _variants(name: str) -> set[str]:
 
 _SQUATS = frozenset(v for n in _POPULAR for v in _variants(n) if len(v) >= 5) - frozenset(_POPULAR)
 _PINNED = re.compile(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\b" + _GAP
-                     + r"{0,40}?[`'\"]?([a-z0-9]+)(?:[`'\"]|==|@\^?\d|\s+\d)")
+                     + r"{0,40}?[`'\"]?([a-z0-9]+)(?:==|>=|~=|@\^?~?\d|\s+\d)"
+                     r"|\b(?:pip3?|npm|yarn|pnpm|poetry|uv)\s+(?:install|add|i)\s+(?:-\S+\s+)*"
+                     r"([a-z0-9]+)\b")
 
 
 def _sabotage(low: str, words: set[str]) -> int | None:
@@ -428,7 +464,7 @@ def _sabotage(low: str, words: set[str]) -> int | None:
     if words.isdisjoint(_SQUATS):
         return None
     for pin in _PINNED.finditer(low):
-        if pin.group(1) in _SQUATS and not _negated(low, pin.start()):
+        if (pin.group(1) or pin.group(2)) in _SQUATS and not _negated(low, pin.start()):
             return pin.start()
     return None
 
