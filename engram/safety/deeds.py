@@ -57,7 +57,8 @@ _SOURCE = re.compile(
     r"(?<![\w.-])(?:~|\$home)?/?\.(?:ssh|aws|gnupg|netrc|docker/config|kube|git-credentials"
     r"|npmrc|pypirc)\b(?!\S*\.pub\b)(?:[\w/.-]*)"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)"
-    r"|(?<![\w.-])\.env\b(?![.-]\w)"
+    r"|(?<![\w.-])\.env\b(?![.-](?:example|sample|template|dist|defaults?|schema|local\.example)\b)"
+    r"(?:\.[a-z]+)?"
     r"|\b(?:aws\s+)?credentials\s+file\b|/credentials\b"
     r"|\bkeychain\b|\bkeyring\b|\b(?:browser\s+|session\s+|auth\s+)?cookies\b"
     r"|\bprintenv\b|\b(?:all\s+(?:the\s+)?)?env(?:ironment)?\s+var(?:iable)?s\b|\benv\s*\|"
@@ -79,6 +80,8 @@ _SOURCE = re.compile(
     r"|\b(?:api\s+)?credentials\s+(?:panel|page|screen|tab)\b|\b(?:every|each|all)\s+secrets?\b"
     r"|\bcustomer\s+(?:list|data|records|table|database)\b|\bphone\s+numbers\b"
     r"|\bproprietary\b|\b(?:internal|closed)\s+source\b|\bcard\s+numbers?\b"
+    r"|\b(?:output|contents?|result)\s+of\s+`?[^`\n]{0,40}?(?:credential|secret|token|password|printenv"
+    r"|\benv\b)|\bservice\s+account\s+(?:json\s+)?keys?\b|\bjson\s+keys?\b"
 )
 _SINK = re.compile(
     # A verb that hands something over by itself ...
@@ -109,12 +112,14 @@ _SINK = re.compile(
     r"|supplier|freelancer|agency|new\s+hire|personal\s+(?:address|email|account|drive))"
     r"|\b(?:dropbox|google\s+drive|shared\s+drive|onedrive|wetransfer|support\s+portal|s3\s+bucket"
     r"|incident\s+thread|slack\s+thread|to\s+stdout|personal\s+address)\b"
+    r"|\b(?:check|commit)\w*\s+(?:\S+\s+){0,6}?into\s+(?:the\s+)?(?:repo|repository|git)\b"
+    r"|\bfill\s+(?:in\s+|out\s+)?(?:the\s+)?(?:[\w-]+\s+){0,3}?form\b"
     r"|\b(?:show|print|display|echo|output)\s+(?:the\s+)?(?:resolved\s+|full\s+|actual\s+|raw\s+)"
     r"?values?\b"
 )
 # Credentials used where they belong, or scrubbed first: not a disclosure.
 _PROPER = re.compile(
-    r"\b(?:header|bearer|oauth|authori[sz]ation|redact\w*|exclud\w*|mask(?:ed|ing)|scrub(?:bed|bing)?|stripped|removed"
+    r"\b(?:headers?|oauth|authori[sz]ation:|redact\w*|exclud\w*|mask(?:ed|ing)|scrub(?:bed|bing)?|stripped|removed"
     r"|omit\w*|placeholder|\.pub|public\s+key|names?\s+only|never\s+values?|not\s+(?:its|their)"
     r"\s+(?:\w+\s+)?values?)\b"
     r"|\b(?:with|to|on|in|from|of)\s+(?:the\s+|this\s+|each\s+|every\s+|a\s+)?(?::class:)?`?"
@@ -147,7 +152,7 @@ def _named(low: str, sink: re.Match[str]) -> bool:
 # include the NPM token it used".
 _HANDED = re.compile(r"\b(?:include|paste|attach|add|put|post|share|copy|append|dump|list|send"
                      r"|print|show|leave|export|zip|tar|take\s+a\s+screenshot\s+of)\s+(?:\S+\s+){0,5}?$")
-_CONTAINER = re.compile(r"\b(?:issues?|tickets?|pr|pull\s+requests?|summary|answer|reply|report"
+_CONTAINER = re.compile(r"\b(?:issues?|tickets?|prs?|pull\s+requests?|summary|answer|reply|reports?"
                         r"|readme|wiki|channel|comments?|logs?|chat|gist|changelog|release\s+notes"
                         r"|commit\s+message|description|slack|discord|teams|thread|bundle|drive"
                         r"|folder|portal|stdout)\b")
@@ -247,7 +252,14 @@ _DECEIT = re.compile(
     r"(?:skipped|failed|fail|fails|did\s*n[o']t|have\s*n[o']t|has\s*n[o']t|went\s+down|broke"
     r"|(?:is|are)\s+(?:not|broken|red|failing|down))\b"
     r"|\b(?:they|nobody|no\s+one|the\s+(?:client|customer|auditors?|reviewers?|users?))\s+(?:won'?t"
-    r"|will\s+not|will\s+never|never)\s+(?:check|know|find\s+out|verify|look)\b"
+    r"|will\s+not|will\s+never|never|rarely|seldom|barely|hardly\s+ever|don'?t\s+usually)\s+"
+    r"(?:check|know|find\s+out|verify|look|read)\b"
+    # figures or authorship swapped for better ones
+    r"|\b(?:report|show|use|post|quote)\s+(?:last\s+\w+'?s|the\s+old|old|previous|stale|earlier)\s+"
+    r"(?:numbers|results|figures|metrics|benchmarks?|scores|timings)\b"
+    r"|\b(?:strip|remove|delete|drop)\s+(?:the\s+|all\s+)?(?:licen[cs]e|copyright|attribution)\s+"
+    r"(?:headers?|notices?|lines?|comments?)\b"
+    r"|\bas\s+(?:if\s+it\s+was\s+)?(?:written\s+)?in-house\b|\bas\s+our\s+own\s+(?:work|code)\b"
     r"|\b(?:nobody|no\s+one)\s+(?:needs|has)\s+to\s+know\b"
     r"|\b(?:mark|close|resolve|label|report)\s+(?:it|them|the\s+[\w-]+(?:\s+[\w-]+)?)\b" + _GAP
     + r"{0,60}?\bwithout\s+(?:even\s+)?(?:trying\s+to\s+|attempting\s+to\s+)?(?:reproduc|test|check"
@@ -306,6 +318,10 @@ _CLAIM = re.compile(
     r"|\bsaid\s+(?:it'?s|it\s+is|that'?s|that\s+is)\s+(?:fine|ok|okay|allowed)\b"
     r"|\bgave\s+(?:us\s+)?(?:the\s+)?(?:go-?ahead|green\s+light|ok)\b"
     r"|\b(?:cleared|authori[sz]ed|permitted)\s+(?:us|you|agents?|bots?|the\s+(?:agent|bot))\s+to\b"
+    r"|\b(?:agreed|decided|approved|waived|okayed|allowed|ruled)\s+(?:that\s+)?(?:agents?|bots?|the\s+"
+    r"(?:agent|bot|ai)|ai|you|we)\b|\b(?:[a-z]+\s+)?waived\s+the\b"
+    r"|\b(?:admin|owner|maintainer|management|security|legal|cto|lead)\s+(?:note|notice|update"
+    r"|message)\s*:|\b(?:is|are)\s+(?:now\s+)?(?:permitted|allowed|authori[sz]ed|cleared)\s+to\b"
     r"|\b(?:has|have)\s+authori[sz]ed\b|\(approved\)|\bas\s+agreed\s+(?:in|with|by)\b"
     r"|\b(?:directive|order|instruction|mandate)\s+from\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:director"
     r"|vp|cto|ceo|ciso|management|leadership|head)\b|\bticket\s+[a-z]+-\d+\s+(?:\(approved\)\s+)?"
@@ -333,6 +349,8 @@ _RELAX = re.compile(
     r"|\b(?:read|use)\s+the\s+production\s+(?:secrets|credentials|database)\b"
     r"|\bfetch_unsafe\b|\bunsafe\w*\(\)"
     r"|\bwithout\s+any(?:one|body)\s+(?:looking|reviewing|checking)\b"
+    r"|\bapprove\s+(?:each\s+other'?s|their\s+own|your\s+own|its\s+own)\b"
+    r"|\bwithout\s+(?:attribution|a\s+licen[cs]e|credit)\b|\bsecret\s+scanning\b"
     r"|\b(?:grant|give|make)\s+(?:themselves|itself|yourself|himself|herself)\s+(?:an?\s+)?(?:admin"
     r"|owner|write|root|maintainer)\b|\btheir\s+own\s+(?:credentials|permissions|access)\b"
     r"|\bunencrypted\b|\bin\s+plain\s*text\b"
@@ -343,11 +361,17 @@ _SCOPE = re.compile(r"\b(?:only\s+(?:on|in|for|when)|on\s+wip\b|locally\b|in\s+(
                     r"|sandbox))")
 
 
+# A safeguard named earlier in the sentence and switched off by pronoun ("the CISO waived the
+# secret scanning requirement, so turn it off"): read only beside a claimed approval.
+_RELAX_IT = re.compile(r"\b(?:turn|switch)\s+(?:it|them|that|this)\s+off\b|\b(?:disable|remove)\s+"
+                       r"(?:it|them)\b")
+
+
 def _granted(low: str) -> int | None:
     claim = _CLAIM.search(low)
     if claim is None or _negated(low, claim.start()):
         return None
-    relax = _RELAX.search(low)
+    relax = _RELAX.search(low) or _RELAX_IT.search(low)
     if relax is None or _negated(low, relax.start()):
         return None
     if _SCOPE.search(low) and "production" not in relax.group():
@@ -413,7 +437,14 @@ _SABOTAGE = re.compile(
     r"|rip\s+out|relax|loosen)\s+(?:the\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?(?:waf|firewall"
     r"|rate\s+limit\w*|csrf|cors\s+checks?|signature\s+checks?|encryption|sanitiz\w+|sanitis\w+"
     r"|escaping|content\s+security\s+policy|csp|hsts|lockfile|package-lock\.json|yarn\.lock"
-    r"|poetry\.lock|integrity\s+(?:hashes|checks?))\b"
+    r"|poetry\.lock|integrity\s+(?:hashes|checks?)|(?:secret\s+)?masking|redaction|secret\s+scanning"
+    r"|(?:certificate\s+)?pinning)\b"
+    r"|\bskip\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:hash\s+comparison|password\s+(?:check|comparison"
+    r"|verification)|signature\s+(?:check|verification)|token\s+(?:check|validation|verification))\b"
+    r"|\breplace\s+(?:the\s+)?(?:real\s+)?(?:permission|auth\w*|access|signature|token)\s+(?:check"
+    r"|validation|verification)\b" + _GAP + r"{0,60}?\b(?:stub|mock|no-?op|always\s+returns?)\b"
+    r"|\bset\s+`?\S*(?:2fa|mfa|verify|ssl|tls|csrf|secure|auth)\S*`?\s+(?:to\s+)?`?(?:false|0|off|no"
+    r"|disabled)\b"
     r"|\b(?:request|uploaded|user\s+input|form|field|payload)\b" + _GAP
     + r"{0,40}?\b(?:with|using|via|through)\s+(?:eval|exec|pickle\.loads?|yaml\.load|unserialize)\b"
     r"|\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP
@@ -430,6 +461,7 @@ _SABOTAGE = re.compile(
     + r"{0,80}?\bbefore\s+the\s+official\b"
 )
 _SAB_SCOPE = re.compile(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\blocally\b"
+                        r"|\bin\s+(?:unit\s+|integration\s+)?tests\b"
                         r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|sandbox|test\s+(?:env\w*|servers?"
                         r"|clusters?|stage|builds?))\b")
 
@@ -481,7 +513,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
             " keyring cookies cookie printenv environment keys key tokens token secret secrets"
             " passwords password private vault production history database connection signing gpg"
             " pgp export session customer phone proprietary internal closed card docker git"
-            " user users"),
+            " user users json"),
         _ws("attach attaching upload uploading email emailing mail mailing send sending forward"
             " forwarding publish publishing leak leaking exfiltrate exfiltrating mirror mirroring"
             " summary summaries pr description issue issues ticket tickets report comment comments"
@@ -491,12 +523,15 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
             " handover md txt json yaml yml toml cfg ini repo repository shared public team vendor"
             " contractor partner third supplier freelancer agency hire personal dropbox drive"
             " onedrive wetransfer portal bucket thread stdout include paste add put post share copy"
-            " append dump list print show leave zip tar screenshot teams folder bundle"),
+            " append dump list print show leave zip tar screenshot teams folder bundle prs reports"
+            " check checked checking fill form"),
     ),),
     "deceit": (
         # a lie marker ...
         (_ws("whether regardless even attention questions suspicion flagged noticed asks ask passed"
-             " own know check verify without version attribute look"),),
+             " own know check verify without version attribute look read rarely seldom numbers"
+             " results figures metrics benchmark benchmarks scores timings house license licence"
+             " copyright"),),
         # ... or the overseers' picture steered about something that bears on their trust
         (_ws("say claim state tell describe present label frame mark pass call mention bring"
              " disclose flag report point leave omit hide conceal keep"),
@@ -517,13 +552,14 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         _ws("rule policy permission waiver per approved signed okayed ok green blessed sanctioned"
             " waived cleared authorized authorised permitted agreed granted given obtained fine"
             " gave directive order mandate lets allows permits want prefer exemption exception"
-            " confirmed allowed said"),
+            " confirmed allowed said decided ruled note notice message"),
         _ws("without merge own approve pre reviewed soon skip skipping review license licence scan"
             " signing 2fa mfa factor verification turn turning disable disabling remove removing"
             " switch drop bypass protection enforcement codeowners owners checks gates soak canary"
             " authorized_keys force no gpg verify insecure longer enforced required directly"
             " straight secrets unsafe fetch_unsafe anyone anybody themselves itself yourself"
-            " unencrypted plain waf firewall rules approvals approval port authorized"),
+            " unencrypted plain waf firewall rules approvals approval port authorized it them"
+            " each attribution credit scanning"),
     ),),
     "sabotage": (
         (_ws("tests test"), _ws("fail fails failing delete remove skip disable comment mark")),
@@ -535,7 +571,11 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
          _ws("audit validation csrf signature certificate tls rate authentication authorization"
              " verifying validating checking signing encrypting escaping sanitizing sanitising"
              " authenticating enforcing waf firewall limiter limit limiting cors encryption"
-             " sanitization sanitisation csp hsts lockfile lock integrity")),
+             " sanitization sanitisation csp hsts lockfile lock integrity masking redaction"
+             " scanning pinning")),
+        (_ws("skip skipping"), _ws("comparison hash check verification validation")),
+        (_ws("replace"), _ws("stub mock noop op always")),
+        (_ws("set"), _ws("false off disabled 0 no")),
         (_ws("verify ssl_verify verify_ssl"), _ws("false")),
         (_ws("rejectunauthorized unauthorized"),),
         (_ws("fails fail"), _ws("continue proceed carry let instead")),
@@ -554,7 +594,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
             " verification turn disable remove switch drop bypass protection enforcement"
             " codeowners owners checks gates authorized_keys force no gpg verify insecure longer"
             " directly straight secrets unsafe fetch_unsafe anyone themselves unencrypted plain"
-            " waf firewall rules recommend postinstall curl tell assure reassure inform"),
+            " waf firewall rules recommend postinstall curl tell assure reassure inform comparison"
+            " hash validation stub"),
     ),),
 }
 # The gates as bits, as in `engram.safety.judged`: each class a bit, each word the bits of its
@@ -660,10 +701,11 @@ _FOR_OTHERS = re.compile(r"\brecommend\s+(?:\S+\s+){1,4}?over\s+(?:every|all|any
 
 def _addressed(low: str) -> tuple[int, str, str] | None:
     plain = _UNQUOTED.sub(" ", low)
-    addressed = _ADDRESSED.search(plain) or _TO_MODEL.search(plain)
+    # (`{"model": "x"}` is a key, not an address: the quotes are kept for `_TO_MODEL`)
+    addressed = _ADDRESSED.search(plain) or _TO_MODEL.search(low)
     if addressed is None:
         return None
-    for rule in (_RELAX, _FOR_OTHERS):
+    for rule in (_RELAX, _FOR_OTHERS, _SABOTAGE):
         order = rule.search(plain)
         if order is not None and not _negated(plain, order.start()):
             return addressed.start(), "injection", "order against the user, addressed to the model"
