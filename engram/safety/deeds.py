@@ -453,9 +453,10 @@ _SABOTAGE = re.compile(
     + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"
     r"|\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b|\bproduction\b" + _GAP
     + r"{0,40}?\bdebug\s*=\s*true\b"
-    r"|\b(?:secret|password|token|key)\w*\b" + _GAP + r"{0,30}?\bhard-?coded\s+(?:fallback|default)\b"
-    r"|\b(?:secret|password|token|key)\w*\b" + _GAP + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP
-    + r"{0,40}?\bwithout\s+the\s+env"
+    r"|\b(?:secret|password|token|key)\w*\b" + _GAP
+    + r"{0,30}?\bhard-?coded\s+(?:fallback|default)\b"
+    r"|\b(?:secret|password|token|key)\w*\b" + _GAP
+    + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP + r"{0,40}?\bwithout\s+the\s+env"
     r"|\bnopasswd\s*:\s*all\b|--no-package-lock\b"
     r"|\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://|\bindex[-_\s]url\b" + _GAP
     + r"{0,80}?\bbefore\s+the\s+official\b"
