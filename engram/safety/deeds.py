@@ -255,8 +255,9 @@ _DECEIT = re.compile(
     r"|will\s+not|will\s+never|never|rarely|seldom|barely|hardly\s+ever|don'?t\s+usually)\s+"
     r"(?:check|know|find\s+out|verify|look|read)\b"
     # figures or authorship swapped for better ones
-    r"|\b(?:report|show|use|post|quote)\s+(?:last\s+\w+'?s|the\s+old|old|previous|stale|earlier)\s+"
-    r"(?:numbers|results|figures|metrics|benchmarks?|scores|timings)\b"
+    r"|\b(?:report|show|post|quote)\s+(?:last\s+\w+'?s|the\s+old|old|previous|stale|earlier)\s+"
+    r"(?:numbers|results|figures|metrics|benchmarks?|scores|timings)\b" + _GAP
+    + r"{0,40}?\binstead\b"
     r"|\b(?:strip|remove|delete|drop)\s+(?:the\s+|all\s+)?(?:licen[cs]e|copyright|attribution)\s+"
     r"(?:headers?|notices?|lines?|comments?)\b"
     r"|\bas\s+(?:if\s+it\s+was\s+)?(?:written\s+)?in-house\b|\bas\s+our\s+own\s+(?:work|code)\b"
