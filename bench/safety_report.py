@@ -3,7 +3,8 @@ withholds that it should print, per family. docs/safety.md quotes its output.
 
     python bench/safety_report.py                  # every part
     python bench/safety_report.py --part heldout   # one part: legacy, tuning, heldout, heldout2,
-                                                   # heldout3 ... heldout10, fresh, memories
+                                                   # heldout3 ... heldout10, fresh, fresh2,
+                                                   # tuning2, memories
     python bench/safety_report.py --verbose        # also list every miss and false positive
     python bench/safety_report.py --outside DIR... # only: scan every *.md/*.rst/*.txt/*.py under
                                                    # 200 kB in DIRs as a memory (false positives
@@ -11,7 +12,8 @@ withholds that it should print, per family. docs/safety.md quotes its output.
 
 Parts:
 - legacy: tests/fixtures/safety/{benign,discussion,hostile}/*.md with expected.json (per kind).
-- tuning / heldout / heldout2..heldout10 / fresh: tests/fixtures/safety/corpus/<part>/*.txt,
+- tuning / heldout / heldout2..heldout10 / fresh / fresh2 / tuning2:
+  tests/fixtures/safety/corpus/<part>/*.txt,
   items written as `=== <id> <kind or ->` then the memory text; `-` means benign; the family is
   the file's name and the id's first word. The held-out parts were written before the scanner was
   run on them; `fresh` holds batches scanned once as written, then tuned on (see PROVENANCE.md).
@@ -40,10 +42,10 @@ from engram.safety import KINDS, scan  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures"
 CORPUS = FIXTURES / "safety"
 PARTS = ("tuning", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6",
-         "heldout7", "heldout8", "heldout9", "heldout10", "fresh", "fresh2")
+         "heldout7", "heldout8", "heldout9", "heldout10", "fresh", "fresh2", "tuning2", "deeds5")
 # Parts reported but not yet held to the targets: their first run stands as the estimate for an
 # unseen set, and the rules have not been changed for what it missed.
-UNTUNED = ("heldout10", "fresh2")
+UNTUNED = ("heldout10", "fresh2", "deeds5")
 DEV_SET = Path(os.environ.get("ENGRAM_DEV_SET") or ROOT.parent / "shared" / "bench" / "dev")
 
 

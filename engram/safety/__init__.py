@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
@@ -1296,6 +1297,9 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                          ) if not injection else None
         if against is not None and against[1] == "injection":
             injection.append((against[0], "instruction against the user"))
+        done = deed(low[index]) if not injection and against is None else None
+        if done is not None and done[1] == "injection":
+            injection.append((done[0], done[2]))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1319,6 +1323,13 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: judged(text) is not None):
             add(number, "exfiltration", (against[0], "data sent to an outside address"))
+        if done is None and index > 0 and not injection and against is None:
+            onward = handed_on(low[index - 1], low[index])
+            done = None if onward is None else (onward, "exfiltration",
+                                                "secret printed, then handed on")
+        if done is not None and done[1] == "exfiltration" and not _quoted_example(
+                index, low, lambda text: deed(text) is not None):
+            add(number, "exfiltration", (done[0], done[2]))
         for kind, col, detail in family:
             if kind == "role-play":
                 add(number, kind, (col, detail))

@@ -109,27 +109,11 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
         r"\bkeep\s+(?:this|it|that)\s+between\s+(?:us|you\s+and\s+me|ourselves)\b(?!\s+and\b)",
     ),
     (
-        ("from the user", "from the human", "from the developer", "from the operator",
-         "from the reviewer", "from user", "from developer"),
-        "hide from the user",
-        r"\b(?:keep|hide|conceal|withhold)\s+(?:this|these|it|that|the)(?:\s+(?:step|action|change"
-        r"|changes|edit|command|instructions?|file|dependency|addition))?\s+(?:(?:a\s+)?secret\s+"
-        r"|hidden\s+)?from\s+(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\b",
-    ),
-    (
         ("surface", "show", "display", " log ", "narrate", "bring up"),
         "hide from the user",
         r"\b(?:do\s+not|don'?t|never)\s+(?:surface|show|display|log|narrate|bring\s+up)\s+(?:this"
         r"|these|that|it)(?:\s+(?:step|action|change|changes|edit|command|addition))?\s+(?:in|to)"
         r"\s+(?:the\s+)?(?:chat|conversation|transcript|user|human|summary|reply|response)\b",
-    ),
-    (
-        (" asks", " ask "),
-        "hide from the user",
-        r"\bif\s+(?:the\s+)?(?:user|developer|human|anyone|someone|they|reviewer)\s+asks?\b"
-        r"[^.\n]{0,80}?\b(?:say|tell\s+(?:them|him|her)|answer|reply|claim|pretend|deny)\b"
-        r"[^.\n]{0,20}?\b(?:you\s+(?:didn'?t|did\s+not|haven'?t|have\s+not|never|made\s+no)"
-        r"|nothing\s+(?:was|has\s+been)\s+changed|no\s+changes?\s+(?:was|were))",
     ),
     (
         (" notice", "find out", "realis", "realiz", "suspect", " spot"),
