@@ -1283,6 +1283,8 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         seam_kinds.append(("exfiltration", _exfil_prose, low, exfil_lines))
     disguises = checks.foreign or checks.skeleton or checks.typos or checks.base64
     for index, (number, text) in enumerate(items):
+        if not text:
+            continue  # nothing to find, and no phrase wraps from an empty line onto the next
         injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
         disguised = None if injection or not disguises else _disguised_override(
             skeletons[index], text, folded[index], checks)

@@ -392,7 +392,7 @@ def _whole_words(anchor: str) -> tuple[str, ...]:
 
 # Anchors by the words they hold whole: a set look-up rules most of them out before the
 # substring search of the whole memory.
-_ANCHOR_WORDS = tuple((anchor, _whole_words(anchor), indices)
+_ANCHOR_WORDS = tuple((anchor, frozenset(_whole_words(anchor)), indices)
                       for anchor, indices in _BY_ANCHOR.items())
 
 
@@ -403,7 +403,7 @@ def possible_rules(text: str, words: frozenset[str] | None = None) -> frozenset[
     if words is None:
         words = frozenset(_WORD_RE.findall(text))
     anchored = {index for anchor, whole, indices in _ANCHOR_WORDS
-                if all(w in words for w in whole) and anchor in text for index in indices}
+                if whole <= words and anchor in text for index in indices}
     if not _HIJACK_WORDS.isdisjoint(words):
         anchored.update(
             _HIJACK_BASE + i for i, (opens, needs, _, _, _) in enumerate(_HIJACK_RULES)

@@ -33,6 +33,7 @@ redacted data and public keys are left alone.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from engram.safety.judged import _ADDRESSED, _negated
@@ -628,11 +629,18 @@ _ALL_GATE_WORDS = frozenset(_BITS)
 _FLAT = tuple((name, mask) for name, masks in _MASKS.items() for mask in masks)
 
 
-def _opened(words: set[str]) -> set[str]:
+def _opened(words: set[str]) -> frozenset[str]:
     have = 0
     for word in words & _ALL_GATE_WORDS:
         have |= _BITS[word]
-    return {name for name, mask in _FLAT if mask & have == mask} if have else set()
+    return _opened_by(have) if have else frozenset()
+
+
+@functools.lru_cache(maxsize=8192)
+def _opened_by(have: int) -> frozenset[str]:
+    # Lines repeat few combinations of word classes (about one in four lines of the public
+    # development set brings a new one): each is judged once.
+    return frozenset(name for name, mask in _FLAT if mask & have == mask)
 
 
 # A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /
