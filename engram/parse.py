@@ -57,6 +57,9 @@ KNOWN_KEYS = (
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[[ xX]\])?[ \t]+")
 _THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+_ITEM_LEADS = frozenset("-*+")
+_FENCE_LEADS = frozenset("`~")
+_BREAK_LEADS = frozenset("-*_")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # A sentence ends at . ! or ? followed by white space; these abbreviations do not end one.
 
@@ -578,16 +581,20 @@ def _paragraph_at(lines: list[str], start: int) -> tuple[list[str], int]:
         stripped = text.strip()
         while stripped.startswith(">"):
             stripped = stripped[1:].strip()
-        item = _LIST_MARKER.match(stripped)
-        ends = (not stripped or _opens_fence(text) is not None
-                or _HEADING.fullmatch(stripped) is not None
-                or _THEMATIC_BREAK.fullmatch(stripped) is not None)
+        # Each pattern below can only match on its own first character: most lines are prose,
+        # and a character test is far cheaper than a failed match.
+        lead = stripped[:1]
+        item = _LIST_MARKER.match(stripped) if lead in _ITEM_LEADS or lead.isdigit() else None
+        opened = _opens_fence(text) if lead in _FENCE_LEADS else None
+        ends = (not stripped or opened is not None
+                or lead == "#" and _HEADING.fullmatch(stripped) is not None
+                or lead in _BREAK_LEADS and _THEMATIC_BREAK.fullmatch(stripped) is not None)
         if paragraph:
             if ends or item:
                 return [line for line in paragraph if line], n
             paragraph.append(stripped)
             continue
-        fence = _opens_fence(text)
+        fence = opened
         # Indented code (4 spaces) cannot interrupt a paragraph, but it cannot start one either.
         if ends or text.startswith(("    ", "\t")) or stripped.startswith(("|", "<")):
             continue
