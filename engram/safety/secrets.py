@@ -183,6 +183,7 @@ _PREFIXED_RE = re.compile(
 )
 _BRAINTREE_RE = re.compile(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
 _RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
+_LONG_WORD_RE = re.compile(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
 _FAKE_RE = re.compile(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
@@ -217,16 +218,9 @@ def _sample_jwt(token: str) -> bool:
 
 def provider_token(text: str) -> tuple[int, str] | None:
     """The column and provider of the first real-looking provider token in `text`."""
-    # Splitting on whitespace is done in C; most words are too short to hold a token at all.
-    # Only long words are located: a word of 16 or more characters cannot sit inside the
-    # shorter, whitespace-separated words skipped before it, so `find` from the last long one
-    # still lands on this one.
-    start = 0
-    for word in text.split():
-        if len(word) < 16:
-            continue
-        column = text.find(word, start)
-        start = column + len(word)
+    # Most words are too short to hold a token at all: only the long ones are visited.
+    for long_word in _LONG_WORD_RE.finditer(text):
+        word, column = long_word.group(), long_word.start()
         if "$" in word:
             # `$` splits a run, and Braintree's token is three `$`-joined parts.
             braintree = _BRAINTREE_RE.search(word)
