@@ -33,9 +33,9 @@ redacted data and public keys are left alone.
 
 from __future__ import annotations
 
-import functools
 import re
 
+from engram.safety.gates import WordGates
 from engram.safety.judged import _ADDRESSED, _negated
 
 # Within one sentence: a dot inside ".env", a host name or `pytest.mark` does not end it.
@@ -601,46 +601,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
             " hash validation stub"),
     ),),
 }
-# The gates as bits, as in `engram.safety.judged`: each class a bit, each word the bits of its
-# classes, a gate open when all its bits are in the line's.
-_BITS: dict[str, int] = {}
-_MASKS: dict[str, tuple[int, ...]] = {}
-
-
-def _compile_gates() -> None:
-    bit = 1
-    for name, gates in _GATES.items():
-        masks = []
-        for gate in gates:
-            mask = 0
-            for cls in gate:
-                for word in cls:
-                    _BITS[word] = _BITS.get(word, 0) | bit
-                mask |= bit
-                bit <<= 1
-            masks.append(mask)
-        _MASKS[name] = tuple(masks)
-
-
-_compile_gates()
-_ALL_GATE_WORDS = frozenset(_BITS)
-
-
-_FLAT = tuple((name, mask) for name, masks in _MASKS.items() for mask in masks)
-
-
-def _opened(words: set[str]) -> frozenset[str]:
-    have = 0
-    for word in words & _ALL_GATE_WORDS:
-        have |= _BITS[word]
-    return _opened_by(have) if have else frozenset()
-
-
-@functools.lru_cache(maxsize=8192)
-def _opened_by(have: int) -> frozenset[str]:
-    # Lines repeat few combinations of word classes (about one in four lines of the public
-    # development set brings a new one): each is judged once.
-    return frozenset(name for name, mask in _FLAT if mask & have == mask)
+# The deeds whose gates a line's words open (engram.safety.gates).
+_opened = WordGates(_GATES.items()).opened
 
 
 # A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /

@@ -35,9 +35,9 @@ this finds as to the phrases.
 
 from __future__ import annotations
 
-import functools
-import operator
 import re
+
+from engram.safety.gates import WordGates
 
 # Within one sentence: a dot inside ".env" or a host name does not end it.
 _GAP = r"(?:[^.;!?\n]|[.!?](?=\S))"
@@ -425,49 +425,9 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
 )
 
 
-# The gates compiled to bits: each class of each gate is a bit, each word the bits of the classes
-# that hold it, so a line's words give one integer and a gate is open when all its bits are in
-# it (a few integer operations per line instead of a set test per class).
-_BITS: dict[str, int] = {}
-_GATE_MASKS: dict[str, tuple[int, ...]] = {}
-
-
-def _compile_gates() -> None:
-    bit = 1
-    for name, gates in (("alone", _ALONE_GATES), *_GATES.items()):
-        masks = []
-        for gate in gates:
-            mask = 0
-            for cls in gate:
-                for word in cls:
-                    _BITS[word] = _BITS.get(word, 0) | bit
-                mask |= bit
-                bit <<= 1
-            masks.append(mask)
-        _GATE_MASKS[name] = tuple(masks)
-
-
-_compile_gates()
-_VOCABULARY = frozenset(_BITS)
-# A feature none of whose gates has a single class met is ruled out by one `&`.
-_ANY_MASK = {name: functools.reduce(operator.or_, masks, 0) for name, masks in _GATE_MASKS.items()}
 _GATE_WORDS_ADDRESSED = _GATES["addressed"][0][0]
-
-
-def _opened(words: frozenset[str]) -> tuple[str, ...]:
-    """The features (and "alone") whose gates the line's words open."""
-    have = 0
-    for word in words & _VOCABULARY:
-        have |= _BITS[word]
-    return _features_of(have) if have else ()
-
-
-@functools.lru_cache(maxsize=4096)
-def _features_of(have: int) -> tuple[str, ...]:
-    # Lines of one memory, and of a whole corpus, open the same few combinations of classes:
-    # each is judged once (a cold index of rule files spent a seventh of its scan here).
-    return tuple(name for name, masks in _GATE_MASKS.items()
-                 if have & _ANY_MASK[name] and any(mask & have == mask for mask in masks))
+# The features (and "alone") whose gates a line's words open (engram.safety.gates).
+_opened = WordGates((("alone", _ALONE_GATES), *_GATES.items())).opened
 
 
 _PAIRS = (
