@@ -142,7 +142,8 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
     # A memory's pattern is one number: each anchor's code (`Postings.codes`, 0 where the
     # memory lacks the anchor) as a digit in a base as large as that anchor's count kinds.
     # Numbers are built and hashed in C, where a tuple per memory would cost a Python loop.
-    places = list(accumulate((len(c.kinds) + 1 for c in columns[:-1]), mul, initial=1))
+    bases = [len(c.kinds) + 1 for c in columns]
+    places = list(accumulate(bases[:-1], mul, initial=1))
     keys = list(dict.fromkeys(chain.from_iterable(c.keys for c in columns)))
     digits = [map(mul, map(c.codes.get, keys, repeat(0)), repeat(place))
               for c, place in zip(columns, places, strict=True)]
@@ -155,24 +156,24 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
             members.append(key)
     for column in columns:
         lengths.update(zip(column.keys, column.lengths, strict=True))
-    counts_of = {id(counts): counts for column in columns for counts in column.kinds}
     decoded: dict[int, _Hit] = {}
     aside: dict[str, list[int]] = {}
     fresh = not into  # no memory has evidence yet: no pattern's members need merging
     for pattern, members in by_pattern.items():
         hits = []
         for n, column in enumerate(columns):
-            digit = pattern // places[n] % (len(column.kinds) + 1)
+            digit = pattern // places[n] % bases[n]
             if digit:
-                hits.append((terms[n], id(column.kinds[digit - 1])))
-        for _, code in hits:
-            if code not in decoded:
-                counts = counts_of[code]
-                hit_fields = counts.hit_fields()
-                decoded[code] = (weighted_tf(counts, weights), hit_fields,
-                                 bool(counts.negative),
-                                 bool(STRONG_FIELDS.intersection(hit_fields)))
-        if weak is not None and len(hits) == 1 and not _named_in(counts_of[hits[0][1]]):
+                counts = column.kinds[digit - 1]
+                code = id(counts)
+                if code not in decoded:
+                    hit_fields = counts.hit_fields()
+                    decoded[code] = (weighted_tf(counts, weights), hit_fields,
+                                     bool(counts.negative),
+                                     bool(STRONG_FIELDS.intersection(hit_fields)))
+                hits.append((terms[n], code))
+        # With one hit, `counts` is that hit's.
+        if weak is not None and len(hits) == 1 and not _named_in(counts):
             aside.setdefault(hits[0][0], []).extend(members)
             continue
         ev = _fold(Evidence(), hits, decoded)
@@ -296,16 +297,20 @@ _DENIAL = re.compile(r"\b(?:no|without|zero|lacks|lacking)\s+([^\W\d_][\w'/-]*(?
                      re.IGNORECASE)
 
 
+def _denied_terms(text: str) -> set[str]:
+    spans = _DENIAL.findall(text)
+    return set(phrase_terms(" ".join(spans))) if spans else set()
+
+
 def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     """The anchors the prompt holds only where it denies them: "fix the rounding bug in the old
     invoice code, it has no tests" does not describe a skill's exclusion of "cleanly tested new
     code". A denied word is not asked for, as a word of the prompt's own clause is not
     (`quoted_clause_words`); where the prompt also says it plainly, it is."""
-    spans = [m.group(1) for m in _DENIAL.finditer(query)]
-    if not spans:
+    denied = _denied_terms(query)
+    if not denied:
         return frozenset()
-    rest = _DENIAL.sub(" ", query)
-    inside = set(phrase_terms(" ".join(spans))).difference(phrase_terms(rest))
+    inside = denied.difference(phrase_terms(_DENIAL.sub(" ", query)))
     return frozenset(a for a in anchors if a in inside)
 
 
@@ -369,8 +374,7 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
         for part in [what, *(parts if len(parts) > 1 else [])]:
             # What the clause itself denies ("work with no continuation"): a prompt that says
             # it plainly ("continue this work in a fresh session") is the opposite of the clause.
-            denied = set(phrase_terms(" ".join(_DENIAL.findall(part)))) if (
-                _DENIAL.search(part)) else set()
+            denied = _denied_terms(part)
             if denied & asked:
                 continue
             units = [u for u in _clause_units(part) if not u <= denied]
