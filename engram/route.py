@@ -9,8 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
-from operator import mul
+from itertools import chain, repeat
 from typing import Protocol
 
 from engram.index import FieldCounts, Postings
@@ -139,16 +138,12 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
     """
     terms = list(postings)
     columns = list(postings.values())
-    # A memory's pattern is one number: each anchor's code (`Postings.codes`, 0 where the
-    # memory lacks the anchor) as a digit in a base as large as that anchor's count kinds.
-    # Numbers are built and hashed in C, where a tuple per memory would cost a Python loop.
-    bases = [len(c.kinds) + 1 for c in columns]
-    places = list(accumulate(bases[:-1], mul, initial=1))
+    # A memory's pattern is the tuple of its code per anchor (`Postings.codes`, 0 where it lacks
+    # the anchor): the tuples are built and hashed in C, where a loop per memory would not be.
     keys = list(dict.fromkeys(chain.from_iterable(c.keys for c in columns)))
-    digits = [map(mul, map(c.codes.get, keys, repeat(0)), repeat(place))
-              for c, place in zip(columns, places, strict=True)]
-    by_pattern: dict[int, list[int]] = {}
-    for key, pattern in zip(keys, map(sum, zip(*digits, strict=True)), strict=True):
+    codes = [map(c.codes.get, keys, repeat(0)) for c in columns]
+    by_pattern: dict[tuple[int, ...], list[int]] = {}
+    for key, pattern in zip(keys, zip(*codes, strict=True), strict=True):
         members = by_pattern.get(pattern)
         if members is None:
             by_pattern[pattern] = [key]
@@ -161,10 +156,9 @@ def gather(postings: Mapping[str, Postings], weights: tuple[float, ...],
     fresh = not into  # no memory has evidence yet: no pattern's members need merging
     for pattern, members in by_pattern.items():
         hits = []
-        for n, column in enumerate(columns):
-            digit = pattern // places[n] % bases[n]
+        for n, digit in enumerate(pattern):
             if digit:
-                counts = column.kinds[digit - 1]
+                counts = columns[n].kinds[digit - 1]
                 code = id(counts)
                 if code not in decoded:
                     hit_fields = counts.hit_fields()
