@@ -162,12 +162,12 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
 
 
 def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
-    """The query's anchors, a prefixed verb no memory holds read as its base word
-    (`route.base_words`). Only words that may be such verbs are looked up here (the ranking
-    reads them again from the index's per-request cache), and a base word only for a verb no
-    memory holds: "review" is in most corpora, and "view" is then never read."""
+    """The query's anchors, a prefixed verb or a file extension no memory holds read as its
+    base word or language (`route.base_words`). Only words that may be such are looked up here
+    (the ranking reads them again from the index's per-request cache), and a base word only for
+    a word no memory holds: "review" is in most corpora, and "view" is then never read."""
     anchors = query_anchors(query)
-    bases = route.prefixed(anchors)
+    bases = route.read_as(anchors)
     if not bases:
         return anchors
 

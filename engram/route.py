@@ -462,12 +462,32 @@ def prefixed(anchors: Iterable[str]) -> dict[str, str]:
             if a.startswith(p) and len(a) - len(p) >= _BASE_MIN and a.isascii() and a.isalpha()}
 
 
+# A file name in a prompt says its language by its extension ("break up deploy.sh", "the
+# models.py file"), and rules name the language ("shell scripts"), rarely the extension as a
+# word: the extension is read as the language's name when no memory holds it (`read_as`).
+_EXTENSION_LANGUAGES = {ext: stem(language) for language, extensions in (
+    ("shell", "sh bash zsh"), ("python", "py pyi"), ("typescript", "ts tsx mts cts"),
+    ("javascript", "js jsx mjs cjs"), ("ruby", "rb"), ("rust", "rs"), ("kotlin", "kt kts"),
+    ("markdown", "md mdx"), ("yaml", "yml"), ("terraform", "tf"), ("powershell", "ps1"),
+    ("elixir", "exs"), ("cpp", "hpp cxx"),  # not "cc", "cs", "ex": words or initials as well
+) for ext in extensions.split()}
+
+
+def read_as(anchors: Iterable[str]) -> dict[str, str]:
+    """anchor -> the word it may stand for when no memory holds it (`base_words`): a prefixed
+    verb's base word, a file extension's language."""
+    found = prefixed(anchors)
+    found.update((a, _EXTENSION_LANGUAGES[a]) for a in anchors if a in _EXTENSION_LANGUAGES)
+    return found
+
+
 def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[str, ...]:
     """The anchors, each prefixed verb no memory holds ("reschedul") read as its base word when
     a memory holds that ("schedul"): the prompt says to do again or undo what the memory is
     about. A word some memory holds as it is written ("review", "report", "remove") is that
-    word, never its base ("view", "port", "move")."""
-    bases = prefixed(anchors)
+    word, never its base ("view", "port", "move"). So is a file extension no memory holds
+    ("sh") read as its language ("shell")."""
+    bases = read_as(anchors)
     if not bases:
         return tuple(anchors)
     return tuple(dict.fromkeys(

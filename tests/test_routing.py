@@ -773,6 +773,27 @@ def test_a_prefixed_verb_no_memory_holds_meets_its_base_word(tmp_path: Path) -> 
     assert pack_ids(tmp_path, "review the confirmation page") == ["code-review"]
 
 
+def test_a_file_extension_no_memory_holds_meets_its_language(tmp_path: Path) -> None:
+    root = tmp_path / ".engram"
+    put(root, "s.md", mem("shell-scripts", summary="Shell scripts stay small and composable.",
+                          tags=["shell"], body="One job per script; split long ones."))
+    put(root, "p.md", mem("python-style", summary="How Python code is laid out.",
+                          tags=["python"], body="Format with ruff."))
+    put(root, "d.md", mem("deploy-docs", summary="Where deploy notes live.",
+                          body="Write down each script a release runs."))
+    # "sh" is in no memory: the file is a shell script
+    query = "the deploy.sh script is 400 lines with 14 flags, break it up"
+    assert pack_ids(tmp_path, query)[:1] == ["shell-scripts"]
+    text, _ = dry(tmp_path, query)
+    assert "anchors: deploy, shell, script, line, flag, break" in text
+    assert pack_ids(tmp_path, "models.py grew past 2000 lines, split it")[:1] == ["python-style"]
+    # a memory that holds the extension as a word keeps it as written
+    put(root, "e.md", mem("sh-wrappers", summary="Every sh wrapper sets -eu.", tags=["sh"],
+                          body="The sh wrappers live in bin/."))
+    text, _ = dry(tmp_path, query)
+    assert "anchors: deploy, sh, script, line, flag, break" in text
+
+
 @pytest.mark.parametrize("query", [
     "let the front desk reschedule an appointment from the day view",
     "add an endpoint that lets a receptionist schedule an appointment in another room",
