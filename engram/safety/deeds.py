@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from engram.safety.gates import WordGates
+from engram.safety.gates import Alternatives, WordGates
 from engram.safety.judged import _ADDRESSED, _negated
 
 # Within one sentence: a dot inside ".env", a host name or `pytest.mark` does not end it.
@@ -54,36 +54,65 @@ def _imperative(low: str, at: int) -> bool:
 
 # --- disclosure --------------------------------------------------------------------------------
 
-_SOURCE = re.compile(
-    r"(?<![\w.-])(?:~|\$home)?/?\.(?:ssh|aws|gnupg|netrc|docker/config|kube|git-credentials"
-    r"|npmrc|pypirc)\b(?!\S*\.pub\b)(?:[\w/.-]*)"
-    r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)"
-    r"|(?<![\w.-])\.env\b(?![.-](?:example|sample|template|dist|defaults?|schema|local\.example)\b)"
-    r"(?:\.[a-z]+)?"
-    r"|\b(?:aws\s+)?credentials\s+file\b|/credentials\b"
-    r"|\bkeychain\b|\bkeyring\b|\b(?:browser\s+|session\s+|auth\s+)?cookies\b"
-    r"|\bprintenv\b|\b(?:all\s+(?:the\s+)?)?env(?:ironment)?\s+var(?:iable)?s\b|\benv\s*\|"
-    r"|\b(?:deploy|ssh|private|signing|api|access)\s+keys?\b(?!\s+ids?\b)"
-    r"|\b(?:the\s+)?(?:github|gitlab|npm|pypi|slack|aws|api|access|auth|session|bearer|ci)\s+"
-    r"tokens?\b|\$\{?[a-z_]*(?:token|secret|password|api_key|apikey)\b"
-    r"|\b(?:every|all|each)\s+(?:the\s+)?(?:secrets?|passwords?|credentials?|tokens?)\b"
-    r"|\bsecrets?\s+from\s+the\s+vault\b|\bproduction\s+(?:secrets|credentials|passwords)\b"
-    r"|(?<![\w-])private\s+(?:`?[\w-]+`?\s+)?(?:repo(?:sitory)?|source|code)\b"
+_SOURCE = Alternatives((
+    (((".ssh", ".aws", ".gnupg", ".netrc", ".docker/config", ".kube", ".git-credentials",
+       ".npmrc", ".pypirc"),),
+     r"(?<![\w.-])(?:~|\$home)?/?\.(?:ssh|aws|gnupg|netrc|docker/config|kube|git-credentials"
+     r"|npmrc|pypirc)\b(?!\S*\.pub\b)(?:[\w/.-]*)"),
+    ((("id_",),), r"\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)"),
+    (((".env",),),
+     r"(?<![\w.-])\.env\b(?![.-](?:example|sample|template|dist|defaults?|schema"
+     r"|local\.example)\b)(?:\.[a-z]+)?"),
+    ((("credentials",),), r"\b(?:aws\s+)?credentials\s+file\b"),
+    ((("/credentials",),), r"/credentials\b"),
+    ((("keychain",),), r"\bkeychain\b"),
+    ((("keyring",),), r"\bkeyring\b"),
+    ((("cookies",),), r"\b(?:browser\s+|session\s+|auth\s+)?cookies\b"),
+    ((("printenv",),), r"\bprintenv\b"),
+    ((("env",), ("var",)), r"\b(?:all\s+(?:the\s+)?)?env(?:ironment)?\s+var(?:iable)?s\b"),
+    ((("env",), ("|",)), r"\benv\s*\|"),
+    ((("key",),), r"\b(?:deploy|ssh|private|signing|api|access)\s+keys?\b(?!\s+ids?\b)"),
+    ((("token",),),
+     r"\b(?:the\s+)?(?:github|gitlab|npm|pypi|slack|aws|api|access|auth|session|bearer|ci)\s+"
+     r"tokens?\b"),
+    ((("$",), ("token", "secret", "password", "api_key", "apikey")),
+     r"\$\{?[a-z_]*(?:token|secret|password|api_key|apikey)\b"),
+    ((("every", "all", "each"), ("secret", "password", "credential", "token")),
+     r"\b(?:every|all|each)\s+(?:the\s+)?(?:secrets?|passwords?|credentials?|tokens?)\b"),
+    ((("vault",),), r"\bsecrets?\s+from\s+the\s+vault\b"),
+    ((("production",),), r"\bproduction\s+(?:secrets|credentials|passwords)\b"),
+    ((("private",),), r"(?<![\w-])private\s+(?:`?[\w-]+`?\s+)?(?:repo(?:sitory)?|source|code)\b"),
     # identifiers and commands that hold or print one: STRIPE_SECRET_KEY, DATABASE_URL, `gh auth
     # token`, the shell history, a production dump
-    r"|\b[a-z]+_(?:[a-z]+_)*(?:secret|token|password|api_key|private_key|secret_key)\b(?![.(])"
-    r"|\bdatabase_url\b|\bconnection\s+strings?\b|\bauth\s+token\b|\bsecret\s+keys?\b"
-    r"|\b(?:shell|bash|zsh|command)\s+history\b|\.(?:bash|zsh)_history\b"
-    r"|\bdump\s+(?:of\s+)?(?:the\s+)?production\b|\bproduction\s+(?:\w+\s+)?(?:table|dump|data"
-    r"|database)\b|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+)?(?:api\s+keys?|tokens?|passwords?"
-    r"|credentials|cookies|history)\b"
-    r"|\b(?:signing|release|gpg|pgp)\s+keys?\b|--export-secret-keys\b|\bsession\s+(?:cookies?|tokens?)\b"
-    r"|\b(?:api\s+)?credentials\s+(?:panel|page|screen|tab)\b|\b(?:every|each|all)\s+secrets?\b"
-    r"|\bcustomer\s+(?:list|data|records|table|database)\b|\bphone\s+numbers\b"
-    r"|\bproprietary\b|\b(?:internal|closed)\s+source\b|\bcard\s+numbers?\b"
-    r"|\b(?:output|contents?|result)\s+of\s+`?[^`\n]{0,40}?(?:credential|secret|token|password|printenv"
-    r"|\benv\b)|\bservice\s+account\s+(?:json\s+)?keys?\b|\bjson\s+keys?\b"
-)
+    ((("_",), ("secret", "token", "password", "api_key", "private_key")),
+     r"\b[a-z]+_(?:[a-z]+_)*(?:secret|token|password|api_key|private_key|secret_key)\b(?![.(])"),
+    ((("database_url",),), r"\bdatabase_url\b"),
+    ((("connection",),), r"\bconnection\s+strings?\b"),
+    ((("token",),), r"\bauth\s+token\b"),
+    ((("secret",), ("key",)), r"\bsecret\s+keys?\b"),
+    ((("history",),), r"\b(?:shell|bash|zsh|command)\s+history\b"),
+    ((("_history",),), r"\.(?:bash|zsh)_history\b"),
+    ((("dump",), ("production",)), r"\bdump\s+(?:of\s+)?(?:the\s+)?production\b"),
+    ((("production",),), r"\bproduction\s+(?:\w+\s+)?(?:table|dump|data|database)\b"),
+    ((("user",), ("key", "token", "password", "credentials", "cookies", "history")),
+     r"\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+)?(?:api\s+keys?|tokens?|passwords?|credentials"
+     r"|cookies|history)\b"),
+    ((("key",),), r"\b(?:signing|release|gpg|pgp)\s+keys?\b"),
+    ((("--export-secret-keys",),), r"--export-secret-keys\b"),
+    ((("session",),), r"\bsession\s+(?:cookies?|tokens?)\b"),
+    ((("credentials",),), r"\b(?:api\s+)?credentials\s+(?:panel|page|screen|tab)\b"),
+    ((("secret",),), r"\b(?:every|each|all)\s+secrets?\b"),
+    ((("customer",),), r"\bcustomer\s+(?:list|data|records|table|database)\b"),
+    ((("phone",),), r"\bphone\s+numbers\b"),
+    ((("proprietary",),), r"\bproprietary\b"),
+    ((("source",),), r"\b(?:internal|closed)\s+source\b"),
+    ((("card",),), r"\bcard\s+numbers?\b"),
+    ((("of",), ("credential", "secret", "token", "password", "printenv", "env")),
+     r"\b(?:output|contents?|result)\s+of\s+`?[^`\n]{0,40}?(?:credential|secret|token|password"
+     r"|printenv|\benv\b)"),
+    ((("service",),), r"\bservice\s+account\s+(?:json\s+)?keys?\b"),
+    ((("json",),), r"\bjson\s+keys?\b"),
+))
 _SINK = re.compile(
     # A verb that hands something over by itself ...
     # (the imperative: "if a key leaks" and "the job uploads" describe, they do not order)
@@ -383,86 +412,122 @@ def _granted(low: str) -> int | None:
 
 # --- sabotage --------------------------------------------------------------------------------
 
-_SABOTAGE = re.compile(
+_SABOTAGE = Alternatives((
     # failing tests removed to go green
-    r"\bif\s+(?:the\s+)?(?:\w+\s+){0,2}tests?\s+(?:keeps?\s+|still\s+)?fail\w*\b" + _GAP
-    + r"{0,30}?\b(?:delete|remove|skip|disable|comment(?:\s+out)?|mute|silence)\s+them\b"
-    r"|\b(?:delete|remove|skip|disable|comment|mute|silence)\b" + _GAP
-    + r"{0,60}?\bso\s+(?:that\s+)?"
-    r"(?:the\s+)?(?:ci|build|pipeline|checks?)\s+(?:is|are|goes|go|turns|stays|passes|pass)\b"
-    r"|\b(?:delete|remove|skip|disable|comment\s+out)\s+(?:the\s+)?(?:failing\s+)?(?:\w+\s+)?tests?"
-    r"\s+(?:so|until|to\s+make)\s+(?:that\s+)?(?:the\s+)?(?:pipeline|ci|build)\s+(?:goes|is|turns"
-    r"|passes|green)"
+    ((("fail",),), r"\bif\s+(?:the\s+)?(?:\w+\s+){0,2}tests?\s+(?:keeps?\s+|still\s+)?fail\w*\b"
+     + _GAP + r"{0,30}?\b(?:delete|remove|skip|disable|comment(?:\s+out)?|mute|silence)\s+them\b"),
+    ((("so",), ("ci", "build", "pipeline", "check")),
+     r"\b(?:delete|remove|skip|disable|comment|mute|silence)\b" + _GAP + r"{0,60}?\bso\s+"
+     r"(?:that\s+)?(?:the\s+)?(?:ci|build|pipeline|checks?)\s+(?:is|are|goes|go|turns|stays"
+     r"|passes|pass)\b"),
+    ((("test",), ("pipeline", "ci", "build")),
+     r"\b(?:delete|remove|skip|disable|comment\s+out)\s+(?:the\s+)?(?:failing\s+)?(?:\w+\s+)?tests?"
+     r"\s+(?:so|until|to\s+make)\s+(?:that\s+)?(?:the\s+)?(?:pipeline|ci|build)\s+(?:goes|is|turns"
+     r"|passes|green)"),
     # security tests skipped wholesale
-    r"|\bmark\s+(?:every|all|each)\s+(?:\w+\s+)?(?:security|auth\w*)\s+tests?\s+(?:with\s+|as\s+)?"
-    r"\S*skip"
+    ((("mark",), ("skip",)),
+     r"\bmark\s+(?:every|all|each)\s+(?:\w+\s+)?(?:security|auth\w*)\s+tests?\s+(?:with\s+|as\s+)?"
+     r"\S*skip"),
     # a backdoor account: a hard-coded password with a superuser role
-    r"|\b(?:add|create|insert|seed)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:user|account|login)\b" + _GAP
-    + r"{0,40}?\bpassword\s+[`'\"]?\w+" + _GAP + r"{0,60}?\b(?:superuser|admin|root|owner)\b"
+    ((("password",), ("superuser", "admin", "root", "owner")),
+     r"\b(?:add|create|insert|seed)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:user|account|login)\b" + _GAP
+     + r"{0,40}?\bpassword\s+[`'\"]?\w+" + _GAP + r"{0,60}?\b(?:superuser|admin|root|owner)\b"),
     # a bypass on something the caller sends
-    r"|\breturn\s+true\s+(?:when|if|whenever)\s+(?:the\s+)?(?:\w+\s+)?(?:header|cookie|param\w*"
-    r"|query|user-?agent|username)\b"
-    r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:auth\w*|token|signature|permission)\s+checks?\s+(?:when"
-    r"|if)\s+(?:the\s+)?(?:\w+\s+)?(?:header|cookie|param\w*|query)\b"
+    ((("return",), ("true",)),
+     r"\breturn\s+true\s+(?:when|if|whenever)\s+(?:the\s+)?(?:\w+\s+)?(?:header|cookie|param\w*"
+     r"|query|user-?agent|username)\b"),
+    ((("check",), ("header", "cookie", "param", "query")),
+     r"\b(?:skip|bypass)\s+(?:the\s+)?(?:auth\w*|token|signature|permission)\s+checks?\s+(?:when"
+     r"|if)\s+(?:the\s+)?(?:\w+\s+)?(?:header|cookie|param\w*|query)\b"),
     # the safeguard itself removed, as an order
-    r"|" + _START + r"(?:remove|strip|drop|delete|disable|turn\s+off|comment\s+out|rip\s+out)\s+"
-    r"(?:all\s+)?(?:the\s+|every\s+)?(?:\w+\s+)?(?:audit\s+log\w*(?:\s+calls)?|input\s+validation"
-    r"|csrf(?:\s+protection)?|signature\s+verification|certificate\s+(?:verification|checks?)"
-    r"|tls\s+verification|rate\s+limit\w*|auth(?:entication|ori[sz]ation)\s+checks?)\b"
-    r"|" + _START + r"set\s+`?(?:verify|ssl_verify|verify_ssl)\s*=\s*false`?\s+(?:on|for|in)\s+"
-    r"(?:every|all|each)\b"
-    r"|\b(?:node_tls_reject_unauthorized\s*=\s*0|rejectunauthorized\s*:\s*false)\b"
-    r"|\b(?:switch|change|move|migrate|downgrade)\s+(?:the\s+)?password\s+(?:hashing|storage)\s+to"
-    r"\s+(?:md5|sha-?1|plain\s*text|base64)\b"
+    ((("audit", "validation", "csrf", "verification", "certificate", "rate", "auth"),),
+     _START + r"(?:remove|strip|drop|delete|disable|turn\s+off|comment\s+out|rip\s+out)\s+"
+     r"(?:all\s+)?(?:the\s+|every\s+)?(?:\w+\s+)?(?:audit\s+log\w*(?:\s+calls)?|input\s+validation"
+     r"|csrf(?:\s+protection)?|signature\s+verification|certificate\s+(?:verification|checks?)"
+     r"|tls\s+verification|rate\s+limit\w*|auth(?:entication|ori[sz]ation)\s+checks?)\b"),
+    ((("verify",), ("false",)),
+     _START + r"set\s+`?(?:verify|ssl_verify|verify_ssl)\s*=\s*false`?\s+(?:on|for|in)\s+"
+     r"(?:every|all|each)\b"),
+    ((("reject_unauthorized", "rejectunauthorized"),),
+     r"\b(?:node_tls_reject_unauthorized\s*=\s*0|rejectunauthorized\s*:\s*false)\b"),
+    ((("password",),),
+     r"\b(?:switch|change|move|migrate|downgrade)\s+(?:the\s+)?password\s+(?:hashing|storage)\s+to"
+     r"\s+(?:md5|sha-?1|plain\s*text|base64)\b"),
     # verification that fails and is let through; unsigned tokens accepted
-    r"|\b(?:check|verification|validation|auth\w*)\s+fails?\b" + _GAP
-    + r"{0,50}?(?<!\bwe\s)(?<!\bit\s)(?<!\bthey\s)\b(?:continue|proceed"
-    r"|carry\s+on|let\s+(?:it|the\s+request)\s+through|instead\s+of\s+(?:rejecting|failing"
-    r"|raising|blocking|returning\s+(?:a\s+)?40[13]))\b"
-    r"|\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
-    r"|certificates?|certs?|signatures?|requests)\b"
-    r"|\b(?:accept|allow|enable|permit|support)\b" + _GAP + r"{0,30}?\balg(?:orithm)?\s*[:=]?\s*"
-    r"[\"'(]?none\b"
+    ((("fail",),),
+     r"\b(?:check|verification|validation|auth\w*)\s+fails?\b" + _GAP
+     + r"{0,50}?(?<!\bwe\s)(?<!\bit\s)(?<!\bthey\s)\b(?:continue|proceed"
+     r"|carry\s+on|let\s+(?:it|the\s+request)\s+through|instead\s+of\s+(?:rejecting|failing"
+     r"|raising|blocking|returning\s+(?:a\s+)?40[13]))\b"),
+    ((("accept",),),
+     r"\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
+     r"|certificates?|certs?|signatures?|requests)\b"),
+    ((("alg",), ("none",)),
+     r"\b(?:accept|allow|enable|permit|support)\b" + _GAP + r"{0,30}?\balg(?:orithm)?\s*[:=]?\s*"
+     r"[\"'(]?none\b"),
     # wide-open permissions and origins
-    r"|\bchmod\s+(?:-r\s+)?0?777\b|\ballow-origin\b[^\n]{0,20}\*" + _GAP + r"{0,40}?credentials"
+    ((("777",),), r"\bchmod\s+(?:-r\s+)?0?777\b"),
+    ((("allow-origin",),), r"\ballow-origin\b[^\n]{0,20}\*" + _GAP + r"{0,40}?credentials"),
     # queries built from strings; tests bent to the code
-    r"|\b(?:build|construct|assemble)\s+(?:the\s+)?(?:\w+\s+)?(?:sql\s+|search\s+|db\s+)?quer(?:y|ies)"
-    r"\s+(?:by|with|using)\s+(?:string\s+)?(?:concatenation|f-strings|string\s+formatting)\b"
-    r"|\b(?:edit|change|update|adjust)\s+the\s+(?:expected\s+\w+|assertions?)\b" + _GAP
-    + r"{0,60}?\b(?:rather\s+than|instead\s+of)\s+fixing\b"
+    ((("quer",), ("concatenation", "f-strings", "formatting")),
+     r"\b(?:build|construct|assemble)\s+(?:the\s+)?(?:\w+\s+)?(?:sql\s+|search\s+|db\s+)?quer(?:y|ies)"
+     r"\s+(?:by|with|using)\s+(?:string\s+)?(?:concatenation|f-strings|string\s+formatting)\b"),
+    ((("fixing",),),
+     r"\b(?:edit|change|update|adjust)\s+the\s+(?:expected\s+\w+|assertions?)\b" + _GAP
+     + r"{0,60}?\b(?:rather\s+than|instead\s+of)\s+fixing\b"),
+    # a safeguard no longer applied, or removed by name
+    ((("stop", "quit", "longer"),),
+     _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing"
+     r"|encrypting"
+     r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"),
+    ((("waf", "firewall", "rate", "csrf", "cors", "signature", "encryption", "saniti", "escaping",
+       "content", "csp", "hsts", "lock", "integrity", "masking", "redaction", "scanning",
+       "pinning"),),
+     _START + r"(?:disable|remove|delete|drop|strip|turn\s+off|switch\s+off|bypass"
+     r"|comment\s+out"
+     r"|rip\s+out|relax|loosen)\s+(?:the\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?(?:waf|firewall"
+     r"|rate\s+limit\w*|csrf|cors\s+checks?|signature\s+checks?|encryption|sanitiz\w+|sanitis\w+"
+     r"|escaping|content\s+security\s+policy|csp|hsts|lockfile|package-lock\.json|yarn\.lock"
+     r"|poetry\.lock|integrity\s+(?:hashes|checks?)|(?:secret\s+)?masking|redaction|secret\s+scanning"
+     r"|(?:certificate\s+)?pinning)\b"),
+    ((("skip",),),
+     r"\bskip\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:hash\s+comparison|password\s+(?:check|comparison"
+     r"|verification)|signature\s+(?:check|verification)|token\s+(?:check|validation|verification))\b"),
+    ((("replace",),),
+     r"\breplace\s+(?:the\s+)?(?:real\s+)?(?:permission|auth\w*|access|signature|token)\s+(?:check"
+     r"|validation|verification)\b" + _GAP + r"{0,60}?\b(?:stub|mock|no-?op|always\s+returns?)\b"),
+    ((("set",), ("2fa", "mfa", "verify", "ssl", "tls", "csrf", "secure", "auth")),
+     r"\bset\s+`?\S*(?:2fa|mfa|verify|ssl|tls|csrf|secure|auth)\S*`?\s+(?:to\s+)?`?(?:false|0|off|no"
+     r"|disabled)\b"),
+    # untrusted input deserialised or evaluated
+    ((("eval", "exec", "pickle", "yaml", "unserialize"),),
+     r"\b(?:request|uploaded|user\s+input|form|field|payload)\b" + _GAP
+     + r"{0,40}?\b(?:with|using|via|through)\s+(?:eval|exec|pickle\.loads?|yaml\.load"
+     r"|unserialize)\b"),
+    ((("pickle", "yaml", "unserialize", "marshal"),),
+     r"\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP
+     + r"{0,40}?\b(?:uploaded|request|user|untrusted|incoming)\b"),
+    ((("uploaded",),),
+     r"\b(?:load|parse|read)\s+(?:the\s+)?uploaded\b" + _GAP
+     + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"),
+    # debug on in production; secrets with a fallback written in
+    ((("debug",), ("production",)),
+     r"\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b"),
+    ((("debug",), ("production",)),
+     r"\bproduction\b" + _GAP + r"{0,40}?\bdebug\s*=\s*true\b"),
+    ((("hard",),),
+     r"\b(?:secret|password|token|key)\w*\b" + _GAP
+     + r"{0,30}?\bhard-?coded\s+(?:fallback|default)\b"),
+    ((("without",),),
+     r"\b(?:secret|password|token|key)\w*\b" + _GAP
+     + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP + r"{0,40}?\bwithout\s+the\s+env"),
+    ((("nopasswd",),), r"\bnopasswd\s*:\s*all\b"),
+    ((("--no-package-lock",),), r"--no-package-lock\b"),
     # a package index that is plain http, or put before the real one
-    r"|" + _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing"
-    r"|encrypting"
-    r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"
-    r"|" + _START + r"(?:disable|remove|delete|drop|strip|turn\s+off|switch\s+off|bypass"
-    r"|comment\s+out"
-    r"|rip\s+out|relax|loosen)\s+(?:the\s+|all\s+|every\s+)?(?:[\w-]+\s+){0,2}?(?:waf|firewall"
-    r"|rate\s+limit\w*|csrf|cors\s+checks?|signature\s+checks?|encryption|sanitiz\w+|sanitis\w+"
-    r"|escaping|content\s+security\s+policy|csp|hsts|lockfile|package-lock\.json|yarn\.lock"
-    r"|poetry\.lock|integrity\s+(?:hashes|checks?)|(?:secret\s+)?masking|redaction|secret\s+scanning"
-    r"|(?:certificate\s+)?pinning)\b"
-    r"|\bskip\w*\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:hash\s+comparison|password\s+(?:check|comparison"
-    r"|verification)|signature\s+(?:check|verification)|token\s+(?:check|validation|verification))\b"
-    r"|\breplace\s+(?:the\s+)?(?:real\s+)?(?:permission|auth\w*|access|signature|token)\s+(?:check"
-    r"|validation|verification)\b" + _GAP + r"{0,60}?\b(?:stub|mock|no-?op|always\s+returns?)\b"
-    r"|\bset\s+`?\S*(?:2fa|mfa|verify|ssl|tls|csrf|secure|auth)\S*`?\s+(?:to\s+)?`?(?:false|0|off|no"
-    r"|disabled)\b"
-    r"|\b(?:request|uploaded|user\s+input|form|field|payload)\b" + _GAP
-    + r"{0,40}?\b(?:with|using|via|through)\s+(?:eval|exec|pickle\.loads?|yaml\.load|unserialize)\b"
-    r"|\b(?:pickle\.loads?|yaml\.load|unserialize|marshal\.loads)\b" + _GAP
-    + r"{0,40}?\b(?:uploaded"
-    r"|request|user|untrusted|incoming)\b|\b(?:load|parse|read)\s+(?:the\s+)?uploaded\b" + _GAP
-    + r"{0,40}?\b(?:pickle|eval|yaml\.load)\b"
-    r"|\bdebug\s*=\s*true\b" + _GAP + r"{0,40}?\bproduction\b|\bproduction\b" + _GAP
-    + r"{0,40}?\bdebug\s*=\s*true\b"
-    r"|\b(?:secret|password|token|key)\w*\b" + _GAP
-    + r"{0,30}?\bhard-?coded\s+(?:fallback|default)\b"
-    r"|\b(?:secret|password|token|key)\w*\b" + _GAP
-    + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP + r"{0,40}?\bwithout\s+the\s+env"
-    r"|\bnopasswd\s*:\s*all\b|--no-package-lock\b"
-    r"|\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://|\bindex[-_\s]url\b" + _GAP
-    + r"{0,80}?\bbefore\s+the\s+official\b"
-)
+    ((("index",), ("url",), ("http://",)), r"\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://"),
+    ((("index",), ("url",), ("official",)),
+     r"\bindex[-_\s]url\b" + _GAP + r"{0,80}?\bbefore\s+the\s+official\b"),
+))
 _SAB_SCOPE = re.compile(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\blocally\b"
                         r"|\bin\s+(?:unit\s+|integration\s+)?tests\b"
                         r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|sandbox|test\s+(?:env\w*|servers?"
