@@ -191,7 +191,10 @@ class ScopeIndex:
             # since (reading every file row again costs as much as the walk's stats).
             changed, removed = found if found is not None and not full \
                 and self._data_version() == seen else self._changes(stats)
-            if not changed and not removed and self.meta("ignore") == ignore_sig:
+            # A full refresh goes on even with nothing to index (an empty scope): it records
+            # the schema and safety rules the index is now current under, or every later load
+            # would find it out of date and refresh every scope before routing.
+            if not full and not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
                 return False
             bulk = len(changed) > BULK_FILES

@@ -82,11 +82,12 @@ class Alternatives:
             self._rules.append((tuple(masks), re.compile(pattern)))
         self._parts = tuple(bit_of.items())
 
-    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return self._search(text, pos, self._held(text))
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._search(text, 0, self._held(text))
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        """Every match, left to right, each searched for after the last (as `re.finditer`)."""
+        """Every match, left to right, each searched for after the last: `re.finditer`'s, for
+        rules that never match empty text."""
         held = self._held(text)
         pos = 0
         while (found := self._search(text, pos, held)) is not None:

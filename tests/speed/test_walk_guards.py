@@ -132,3 +132,28 @@ def test_a_folder_removed_between_listing_and_stat_drops_only_its_files(tmp_path
     stats = discover._stat(entries)
     assert [s[0] for s in stats if s is not None] == ["a/one.md"]
     assert stats.count(None) == 2
+
+
+@pytest.mark.parametrize("outdated", ["scanner", "version"])
+def test_an_empty_scope_is_current_after_one_refresh_under_new_rules(
+        tmp_path: Path, outdated: str) -> None:
+    # An index built under older safety rules (or schema) has a refresh due whatever the walk
+    # finds: until one records the new ones, every load refreshes every scope before routing
+    # instead of walking beside it. An empty scope (a global folder with no memories yet) must
+    # record them too.
+    from engram.index import ScopeIndex
+    from engram.model import GLOBAL
+
+    root = tmp_path / "home"
+    root.mkdir()
+    index = ScopeIndex.open(root, GLOBAL)
+    index.refresh()
+    assert index.expected_listing() is not None
+    index.conn.execute("UPDATE meta SET value='old' WHERE key=?", (outdated,))
+    index.conn.commit()
+    index.close()
+    index = ScopeIndex.open(root, GLOBAL)
+    assert index.expected_listing() is None  # a refresh is due
+    index.refresh()
+    assert index.expected_listing() is not None
+    index.close()
