@@ -473,7 +473,7 @@ _EXTENSION_LANGUAGES = {ext: stem(language) for language, extensions in (
 ) for ext in extensions.split()}
 
 
-def read_as(anchors: Iterable[str]) -> dict[str, str]:
+def read_as(anchors: Sequence[str]) -> dict[str, str]:
     """anchor -> the word it may stand for when no memory holds it (`base_words`): a prefixed
     verb's base word, a file extension's language."""
     found = prefixed(anchors)
