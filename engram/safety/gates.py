@@ -13,32 +13,41 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections.abc import Iterable, Iterator, Sequence, Set
+from collections.abc import Collection, Iterable, Iterator, Sequence, Set
 
-Gate = Sequence[frozenset[str]]
+Gate = Sequence[Collection[str]]  # classes of words or substrings, one of each to be met
+
+
+def _compile(gates: Iterable[Sequence[Gate]]) -> tuple[dict[str, int], list[tuple[int, ...]]]:
+    """Each class of each gate a bit: the bits of the classes each member is in, and per entry
+    of `gates` the mask of each of its gates (open when all of a mask's bits are met)."""
+    bits: dict[str, int] = {}
+    masks: list[tuple[int, ...]] = []
+    bit = 1
+    for entry in gates:
+        found = []
+        for gate in entry:
+            mask = 0
+            for cls in gate:
+                for member in cls:
+                    bits[member] = bits.get(member, 0) | bit
+                mask |= bit
+                bit <<= 1
+            found.append(mask)
+        masks.append(tuple(found))
+    return bits, masks
 
 
 class WordGates:
     def __init__(self, named: Iterable[tuple[str, Sequence[Gate]]]) -> None:
-        bits: dict[str, int] = {}
-        masks: dict[str, tuple[int, ...]] = {}
-        bit = 1
-        for name, gates in named:
-            found = []
-            for gate in gates:
-                mask = 0
-                for cls in gate:
-                    for word in cls:
-                        bits[word] = bits.get(word, 0) | bit
-                    mask |= bit
-                    bit <<= 1
-                found.append(mask)
-            masks[name] = tuple(found)
+        names, gates = zip(*named, strict=True)
+        bits, masks = _compile(gates)
         self._bits = bits
-        self._masks = masks
+        self._masks = dict(zip(names, masks, strict=True))
         self._vocabulary = frozenset(bits)
         # A name none of whose gates has a single class met is ruled out by one `&`.
-        self._any = {name: functools.reduce(operator.or_, m, 0) for name, m in masks.items()}
+        self._any = {name: functools.reduce(operator.or_, m, 0)
+                     for name, m in self._masks.items()}
         # Lines of one memory, and of a whole corpus, open the same few combinations of classes
         # (about one line in four of the public development set brings a new one): each is
         # judged once. A cold index of rule files spent a seventh of its scan here before.
@@ -67,20 +76,14 @@ class Alternatives:
     and at one position the first alternative listed.
     """
 
-    def __init__(self, rules: Iterable[tuple[Sequence[Sequence[str]], str]]) -> None:
-        # Each substring is a bit; a rule's groups are masks, each of which must meet the bits
-        # of the substrings a text holds: `in` tests once per substring, not once per rule.
-        bit_of: dict[str, int] = {}
-        self._rules: list[tuple[tuple[int, ...], re.Pattern[str]]] = []
-        for needs, pattern in rules:
-            masks = []
-            for group in needs:
-                mask = 0
-                for part in group:
-                    mask |= bit_of.setdefault(part, 1 << len(bit_of))
-                masks.append(mask)
-            self._rules.append((tuple(masks), re.compile(pattern)))
-        self._parts = tuple(bit_of.items())
+    def __init__(self, rules: Iterable[tuple[Gate, str]]) -> None:
+        # The needs compiled as word gates are (`_compile`), with substrings for words: `in`
+        # tests once per substring, then one `&` per alternative.
+        needs, patterns = zip(*rules, strict=True)
+        bits, masks = _compile((gate,) for gate in needs)
+        self._parts = tuple(bits.items())
+        self._rules = [(mask, re.compile(pattern))
+                       for (mask,), pattern in zip(masks, patterns, strict=True)]
 
     def search(self, text: str) -> re.Match[str] | None:
         return self._search(text, 0, self._held(text))
@@ -103,11 +106,8 @@ class Alternatives:
 
     def _search(self, text: str, pos: int, held: int) -> re.Match[str] | None:
         best: re.Match[str] | None = None
-        for masks, rule in self._rules:
-            for mask in masks:
-                if not held & mask:
-                    break
-            else:
+        for mask, rule in self._rules:
+            if mask & held == mask:
                 found = rule.search(text, pos)
                 if found is not None and (best is None or found.start() < best.start()):
                     best = found
