@@ -1,4 +1,4 @@
-"""Instruction overrides in other languages: "ignore all previous instructions" in 72 of them.
+"""Instruction overrides in other languages: "ignore all previous instructions" in some 80 of them.
 
 A line is flagged when, within a short window of one clause, it has a verb of dismissal (ignore,
 forget, disregard, stop obeying), a word for instructions or rules, and a word for
@@ -8,7 +8,12 @@ Requiring all three keeps ordinary prose quiet: "the compiler ignores these dire
 "Ignore the vendor files. The earlier instructions still apply." quiet too. Stems are matched as
 substrings so inflected forms count; lists cover fr es de it pt nl ru uk pl tr zh zh-tw ja ko ar he
 hi vi id fa, sv nb da fi cs sk el ro hu bg sr hr th bn ur sw tl ms ta ca, lv lt et sl is cy eu
-gl af ka hy az kk mr te am, and pa gu jv kn ml si so ha yo ku mn my km lo ps tg ky.
+gl af ka hy az kk mr te am, pa gu jv kn ml si so ha yo ku mn my km lo ps tg ky, and ga mt sq mk
+be uz ne eo zu.
+
+Two more shapes are read in the same clause, in some 25 of the languages: earlier instructions
+declared void with no verb of dismissal ("all previous instructions are cancelled"), and a
+dismissal aimed at what the user asks ("pay no heed to what the user requests").
 """
 
 from __future__ import annotations
