@@ -420,9 +420,9 @@ class Scoring:
         # Without an explanation, memories with the same evidence are judged once and ranked
         # lazily, shortest first (`_Pool`); the rest (a touched file, an exclusion clause,
         # lifecycle, role, shadowing) one by one. A query no memory is on topic for is judged
-        # memory by memory (`_exclude_off_topic` reads records), so it ranks them all; whether
-        # one is on topic is known from the evidence alone, so a long prompt with one unknown
-        # word ranks lazily like any other as soon as a memory is on its topic.
+        # memory by memory (`_exclude_off_topic` reads each one's names), then the few it
+        # leaves are ranked lazily like any other query's candidates; whether one is on topic
+        # is known from the evidence alone.
         judges_topic = bool(gate and anchors and not path_only
                             and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
         strict = route.content_words(anchors) > route.NAME_MAX_WORDS
@@ -507,11 +507,11 @@ class Scoring:
                             if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
-        lazy = need is not None and not off_topic
+        lazy = need is not None
         names = route.Names(anchors, specific,
                             _sole_id(evidence, familiar) if strict else None)
         if off_topic:
-            _exclude_off_topic(scopes, scored, names, self.records)
+            _exclude_off_topic(scopes, scored, names)
         fetched = fetch_history(ctx)
         base = {id(s): s.bm25 for s in scored}
         if any(s.evidence.path_match for s in scored):
@@ -997,8 +997,7 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 
 
-def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names,
-                       records: dict[tuple[int, int], Record]) -> None:
+def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names) -> None:
     """A query about something no memory holds, with no memory on its topic (`route.on_topic`,
     judged by the caller): only path matches and the memories it names by their id, a tag or a
     trigger phrase may still load. New nouns in a task are normal ("rename a dashboard"): what
@@ -1007,8 +1006,10 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names,
     live = [s for s in scored if s.excluded is None]
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
-    _load_records(scopes, named, records)
-    exempt = {id(s) for s in named if names.names_itself(s.rec.memory)}
+    # Most of them are excluded: their names are read from the heads, not their records.
+    heads = [index.heads([s.key for s in named if s.scope_rank == scope_rank])
+             for scope_rank, index in enumerate(scopes.indexes)]
+    exempt = {id(s) for s in named if names.names_itself(heads[s.scope_rank][s.key])}
     exempt.update(id(s) for s in live if s.evidence.quoted)
     for item in live:
         if id(item) not in exempt:

@@ -12,10 +12,10 @@ from functools import lru_cache
 from itertools import chain, repeat
 from typing import Protocol
 
-from engram.index import FieldCounts, Postings
+from engram.index import FieldCounts, Head, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
-from engram.tokenize import stem, tokens
+from engram.tokenize import name_words, stem, tokens
 
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
@@ -610,7 +610,7 @@ def holds_half_a_trigger(triggers: Iterable[str], terms: set[str],
     phrases that holds one of `terms` ("restrict this to admins" in "only admins may void")."""
     asked = set(query)
     for trigger in triggers:
-        words = set(_name_words(trigger))
+        words = set(name_words(trigger))
         if words & terms and 2 * len(words & asked) >= len(words):
             return True
     return False
@@ -677,7 +677,7 @@ def holds_a_name(memory: Memory, query: Sequence[str]) -> bool:
     however common: "deploy canary" names each memory tagged "deploy", not only the one tagged
     "canary" too. A memory the prompt names so keeps its body (`name_taken`)."""
     words = _spoken(query)
-    names = map(_name_words, (memory.id, *memory.tags))
+    names = map(name_words, (memory.id, *memory.tags))
     return any(_side_by_side(simple, words) for simple in names if simple)
 
 
@@ -728,23 +728,25 @@ class Names:
         self._short = content_words(query) <= NAME_MAX_WORDS
         self._specific = specific
         self._sole_id = sole_id
-        self._held: dict[str, int] = {}
+        self._held: dict[tuple[str, ...], int] = {}
 
-    def names_itself(self, memory: Memory) -> bool:
+    def names_itself(self, memory: Memory | Head) -> bool:
         """The prompt holds one of the memory's names, every content word of it (stemmed),
         side by side. A name of one word must also be `specific` ("code" or "design" as a tag
-        names half a corpus) in a prompt short enough for it to be the subject."""
-        return (any(self._holds(phrase) for phrase in (memory.id, *memory.tags, *memory.triggers))
-                or self._names_by_id(memory.id))
+        names half a corpus) in a prompt short enough for it to be the subject. A head brings
+        its names' words from the index; a record's are worked out here."""
+        names = memory.names if isinstance(memory, Head) else tuple(
+            map(name_words, (memory.id, *memory.tags, *memory.triggers)))
+        return (any(self._judge(words) != _NOT_HELD for words in names)
+                or self._names_by_id(names[0]))
 
-    def _names_by_id(self, ident: str) -> bool:
+    def _names_by_id(self, words: tuple[str, ...]) -> bool:
         """A long description names the memory whose id is one word it holds, when no more than
         SPECIFIC_MIN memories have that word in their id (`sole_id`): "... maintainable FastAPI
         applications" is about `fastapi`, however many bodies mention FastAPI in passing, while
         "python" in a dozen `python-*` ids names none of them."""
         if self._short or self._sole_id is None:
             return False
-        words = _name_words(ident)
         return len(words) == 1 and words[0] in self._query and self._sole_id(words[0])
 
     def name_held(self, memory: Memory) -> int:
@@ -752,17 +754,13 @@ class Names:
         more (`whole_id`), 1 when it holds another of its names (`names_itself`), 0 when none.
         One id word names a family ("nextjs-..."); "Next.js, React and TypeScript" names
         `nextjs-react-typescript`, not every Next.js memory."""
-        if self._judge(memory.id) == _WHOLE:
+        if self._judge(name_words(memory.id)) == _WHOLE:
             return 2
         return 1 if self.names_itself(memory) else 0
 
-    def _holds(self, phrase: str) -> bool:
-        return self._judge(phrase) != _NOT_HELD
-
-    def _judge(self, phrase: str) -> int:
-        held = self._held.get(phrase)
+    def _judge(self, simple: tuple[str, ...]) -> int:
+        held = self._held.get(simple)
         if held is None:
-            simple = _name_words(phrase)
             if not simple or all(w in EVERYDAY for w in simple):
                 # a name made only of stop words ("workflow") or everyday words ("is that
                 # number right") names nothing
@@ -772,20 +770,11 @@ class Names:
                 held = _HELD if one else _NOT_HELD
             else:
                 held = _WHOLE if _side_by_side(simple, self._words) else _NOT_HELD
-            self._held[phrase] = held
+            self._held[simple] = held
         return held
 
 
 _NOT_HELD, _HELD, _WHOLE = 0, 1, 2  # a name of two words or more held whole is _WHOLE
-
-
-@lru_cache(maxsize=1 << 16)
-def _name_words(phrase: str) -> tuple[str, ...]:
-    """A name's stemmed words, compounds left out unless it has nothing else. Memoized for
-    the process, ids included: a broad query tests every candidate's names, and a server
-    answers many queries over the same memories."""
-    terms = phrase_terms(phrase)
-    return tuple(t for t in terms if not _COMPOUND.search(t)) or terms
 
 
 def _spoken(query: Sequence[str]) -> list[str]:

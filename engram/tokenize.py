@@ -247,3 +247,16 @@ def anchors(query: str) -> tuple[str, ...]:
             continue
         seen.setdefault(stemmed, None)
     return tuple(seen)
+
+
+_PART_JOINER = re.compile(r"[-_./:]")  # a term made of parts: "zero-downtime", "next.js"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def name_words(phrase: str) -> tuple[str, ...]:
+    """The stemmed words of a memory's name (its id, a tag, a trigger phrase), compounds left
+    out unless it has nothing else. The index stores them with each memory, so a query that
+    judges every candidate's names does not tokenize them again; memoized for the names read
+    from full records."""
+    terms = anchors(phrase)
+    return tuple(t for t in terms if not _PART_JOINER.search(t)) or terms

@@ -18,7 +18,7 @@ from engram.discover import compile_globs
 from engram.index._dedupe import body_signature
 from engram.index._types import FIELDS, FieldCounts, Head
 from engram.model import Memory
-from engram.tokenize import tokens
+from engram.tokenize import name_words, tokens
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
 _BITS = 9
@@ -106,8 +106,13 @@ HEAD_FIELDS = Head._fields[1:-1]  # after the key, before the depth (which has a
 _HEAD_LISTS = tuple(i for i, name in enumerate(HEAD_FIELDS) if name in _LIST_FIELDS)
 
 
+_NAMES = HEAD_FIELDS.index("names")
+
+
 def memory_head(memory: Memory) -> str:
-    return json.dumps([getattr(memory, name) for name in HEAD_FIELDS], separators=(",", ":"))
+    values = [getattr(memory, name, None) for name in HEAD_FIELDS]
+    values[_NAMES] = [name_words(name) for name in (memory.id, *memory.tags, *memory.triggers)]
+    return json.dumps(values, separators=(",", ":"))
 
 
 def head_values(head: str) -> list[Any]:
@@ -115,6 +120,7 @@ def head_values(head: str) -> list[Any]:
     values: list[Any] = json.loads(head)
     for i in _HEAD_LISTS:
         values[i] = tuple(values[i])
+    values[_NAMES] = tuple(map(tuple, values[_NAMES]))
     return values
 
 

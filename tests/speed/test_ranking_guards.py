@@ -303,3 +303,59 @@ def test_a_long_query_with_an_unknown_word_ranks_lazily_once_a_memory_is_on_topi
     assert fast_shape[0][0][0] == "stripe-signatures"
     assert fast_shape[:2] == full_shape[:2]
     assert fast_decoded <= 100 < sum(decoded) - fast_decoded
+
+
+def test_a_query_about_nothing_here_decodes_only_what_it_ranks(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long prompt about something no memory holds: the zero-match rule keeps only the
+    # memories the prompt names (read from their heads, not their records), and those few are
+    # ranked lazily. The pack must be what a full ranking gives, and load must not decode the
+    # record of every candidate the common words meet.
+    root = workspace / ".engram"
+    make_corpus(root, 300, seed=11)
+    write_memory(root, "release-notes.md", "---\nid: release-notes\ntype: rule\n"
+                 "tags: [release]\ntriggers: [write the release notes]\n---\n"
+                 "List every user-visible change under its version heading.\n")
+    decoded: list[int] = []
+    real = rank._load_records
+
+    def counted(scopes: Scopes, items: list[rank.Scored], records: dict[object, object]
+                ) -> None:
+        decoded.append(sum(1 for item in items if item.record is None))
+        real(scopes, items, records)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rank, "_load_records", counted)
+    query = ("before the qwzxplor festival tomorrow, write the release notes for the blorptastic "
+             "deploy and tell the zindle team which cache and token changes they should expect")
+    fast = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False)
+    full = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False, explain=True)
+    fast_shape = shape(fast)
+    fast_decoded = sum(decoded)
+    full_shape = shape(full)
+    assert [mid for mid, *_ in fast_shape[0]] == ["release-notes"]
+    assert fast_shape[:2] == full_shape[:2]
+    assert fast_decoded <= 10 < 100 < sum(decoded) - fast_decoded
+
+
+def test_the_names_an_index_keeps_are_the_names_a_record_gives(workspace: Path) -> None:
+    # Judging a query's names reads each candidate's id, tag and trigger words from its head,
+    # worked out when the file was indexed; they must be what its record gives, edit after edit.
+    root = workspace / ".engram"
+    make_corpus(root, 60, seed=3)
+    write_memory(root, "gh.md", "---\nid: github-actions-cache\ntype: rule\n"
+                 "tags: [ci, GitHub-Actions, next.js]\n"
+                 "triggers: [cache the pnpm store, Speed up CI]\n"
+                 "---\nCache the pnpm store between workflow runs.\n")
+    for edit in ("", "triggers: [restore the build cache]\n"):
+        if edit:
+            write_memory(root, "gh.md", "---\nid: github-actions-cache\ntype: rule\n"
+                         f"tags: [ci]\n{edit}---\nCache the pnpm store.\n")
+        scopes = Scopes(resolve(Request(query="cache", cwd=str(workspace))))
+        try:
+            index = scopes.indexes[0]
+            for head in index.all_heads():
+                record = index.records([head.key])[head.key].memory
+                assert head.names == tuple(route.name_words(name) for name in (
+                    record.id, *record.tags, *record.triggers)), record.id
+        finally:
+            scopes.close()
