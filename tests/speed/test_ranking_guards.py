@@ -17,6 +17,7 @@ from engram import rank, route
 from engram.index import FIELDS
 from engram.pipeline import build_pack, query_anchors
 from engram.scopes import Request, Scopes, resolve
+from engram.tokenize import name_words
 
 WORDS = ("deploy release migrate cache retry queue webhook payment invoice tenant schema index "
          "lint format test fixture mock token auth session cookie header route handler worker "
@@ -275,16 +276,10 @@ def test_widening_undoes_the_duplicates_a_narrow_ranking_marked(
         scopes.close()
 
 
-def test_a_long_query_with_an_unknown_word_ranks_lazily_once_a_memory_is_on_topic(
-        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A word no memory holds makes the zero-match rule judge the query; when the evidence shows
-    # a memory on its topic that rule keeps everything, so the ranking may stop early as for
-    # any other query, and must give the pack a full ranking gives.
-    root = workspace / ".engram"
-    make_corpus(root, 300, seed=5)
-    write_memory(root, "stripe.md", "---\nid: stripe-signatures\ntype: rule\n"
-                 "tags: [stripe, webhook]\nsummary: Verify Stripe webhook signatures\n---\n"
-                 "Check the signature header of every Stripe webhook before the handler runs.\n")
+def load_and_explain(workspace: Path, query: str, monkeypatch: pytest.MonkeyPatch
+                     ) -> tuple[tuple[tuple[object, ...], int], tuple[tuple[object, ...], int]]:
+    """The pack's shape, and how many records were decoded for it, as `load` builds it and as
+    a dry-run (which ranks everything) builds it."""
     decoded: list[int] = []
     real = rank._load_records
 
@@ -294,47 +289,48 @@ def test_a_long_query_with_an_unknown_word_ranks_lazily_once_a_memory_is_on_topi
         real(scopes, items, records)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rank, "_load_records", counted)
-    query = "verify the stripe webhook signature in the payment handler before qwzxplor runs"
-    fast = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False)
-    full = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False, explain=True)
-    fast_shape = shape(fast)
-    fast_decoded = sum(decoded)
-    full_shape = shape(full)
-    assert fast_shape[0][0][0] == "stripe-signatures"
-    assert fast_shape[:2] == full_shape[:2]
-    assert fast_decoded <= 100 < sum(decoded) - fast_decoded
+    out = []
+    for explain in (False, True):
+        decoded.clear()
+        out.append((shape(Request(query=query, cwd=str(workspace), limit=5, record_fetch=False,
+                                  explain=explain)), sum(decoded)))
+    return out[0], out[1]
 
 
-def test_a_query_about_nothing_here_decodes_only_what_it_ranks(
-        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A long prompt about something no memory holds: the zero-match rule keeps only the
-    # memories the prompt names (read from their heads, not their records), and those few are
-    # ranked lazily. The pack must be what a full ranking gives, and load must not decode the
-    # record of every candidate the common words meet.
-    root = workspace / ".engram"
-    make_corpus(root, 300, seed=11)
-    write_memory(root, "release-notes.md", "---\nid: release-notes\ntype: rule\n"
-                 "tags: [release]\ntriggers: [write the release notes]\n---\n"
+STRIPE = ("stripe.md", "---\nid: stripe-signatures\ntype: rule\ntags: [stripe, webhook]\n"
+          "summary: Verify Stripe webhook signatures\n---\n"
+          "Check the signature header of every Stripe webhook before the handler runs.\n")
+RELEASE_NOTES = ("release-notes.md", "---\nid: release-notes\ntype: rule\ntags: [release]\n"
+                 "triggers: [write the release notes]\n---\n"
                  "List every user-visible change under its version heading.\n")
-    decoded: list[int] = []
-    real = rank._load_records
 
-    def counted(scopes: Scopes, items: list[rank.Scored], records: dict[object, object]
-                ) -> None:
-        decoded.append(sum(1 for item in items if item.record is None))
-        real(scopes, items, records)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(rank, "_load_records", counted)
-    query = ("before the qwzxplor festival tomorrow, write the release notes for the blorptastic "
-             "deploy and tell the zindle team which cache and token changes they should expect")
-    fast = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False)
-    full = Request(query=query, cwd=str(workspace), limit=5, record_fetch=False, explain=True)
-    fast_shape = shape(fast)
-    fast_decoded = sum(decoded)
-    full_shape = shape(full)
-    assert [mid for mid, *_ in fast_shape[0]] == ["release-notes"]
+@pytest.mark.parametrize(("seed", "memory", "query", "first", "most_decoded"), [
+    # A word no memory holds makes the zero-match rule judge the query; when the evidence
+    # shows a memory on its topic that rule keeps everything, so the ranking may stop early as
+    # for any other query.
+    (5, STRIPE, "verify the stripe webhook signature in the payment handler before qwzxplor runs",
+     ["stripe-signatures"], 100),
+    # A long prompt about something no memory holds: the rule keeps only the memories the
+    # prompt names (read from their heads, not their records), and those few are ranked lazily
+    # too; load must not decode the record of every candidate the common words meet.
+    (11, RELEASE_NOTES, "before the qwzxplor festival tomorrow, write the release notes for the "
+     "blorptastic deploy and tell the zindle team which cache and token changes they should "
+     "expect", ["release-notes"], 10),
+])
+def test_a_long_query_with_unknown_words_ranks_lazily_and_as_full_ranking_does(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch, seed: int, memory: tuple[str, str],
+        query: str, first: list[str], most_decoded: int) -> None:
+    root = workspace / ".engram"
+    make_corpus(root, 300, seed=seed)
+    write_memory(root, *memory)
+    (fast_shape, fast_decoded), (full_shape, full_decoded) = load_and_explain(
+        workspace, query, monkeypatch)
+    items = fast_shape[0]
+    assert isinstance(items, tuple)
+    assert [mid for mid, *_ in items][:len(first)] == first
     assert fast_shape[:2] == full_shape[:2]
-    assert fast_decoded <= 10 < 100 < sum(decoded) - fast_decoded
+    assert fast_decoded <= most_decoded and full_decoded > 100
 
 
 def test_the_names_an_index_keeps_are_the_names_a_record_gives(workspace: Path) -> None:
@@ -355,7 +351,7 @@ def test_the_names_an_index_keeps_are_the_names_a_record_gives(workspace: Path) 
             index = scopes.indexes[0]
             for head in index.all_heads():
                 record = index.records([head.key])[head.key].memory
-                assert head.names == tuple(route.name_words(name) for name in (
+                assert head.names == tuple(name_words(name) for name in (
                     record.id, *record.tags, *record.triggers)), record.id
         finally:
             scopes.close()
