@@ -124,6 +124,27 @@ def test_warm_mcp_tool_call_imports_no_heavy_library(warm: tuple[Path, dict[str,
     assert imported_modules(proc.stderr) & set(FORBIDDEN) == set()
 
 
+def full_names(stderr: str) -> set[str]:
+    """Every module name in `-X importtime` lines, dotted names whole."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines()
+            if line.startswith("import time:") and line.count("|") == 2}
+
+
+def test_warm_paths_never_import_the_safety_rules(warm: tuple[Path, dict[str, str]]) -> None:
+    # Verdicts are stored when a file is indexed; a warm load or hook only proves that the bytes
+    # it prints are the bytes judged (docs/safety.md, "Cost"), so the rules are never imported.
+    project, env = warm
+    payload = {"session_id": "s-safety", "transcript_path": str(project / "t.jsonl"),
+               "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+               "prompt": "cut the release today", "source": "user",
+               "permission_mode": "default"}
+    runs = [engram(["load", "cut the release"], project, env, importtime=True),
+            engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)]
+    for proc in runs:
+        assert "release-checklist" in proc.stdout
+        assert {m for m in full_names(proc.stderr) if m.startswith("engram.safety")} == set()
+
+
 def test_parser_of_importtime_lines() -> None:
     sample = ("import time: self [us] | cumulative | imported package\n"
               "import time:       120 |        120 |   yaml.error\n"
