@@ -1006,10 +1006,11 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names)
     live = [s for s in scored if s.excluded is None]
     named = [s for s in live if any(f in route.NAMING_FIELDS for fs in s.evidence.fields.values()
                                     for f in fs)]
-    # Most of them are excluded: their names are read from the heads, not their records.
-    heads = [index.heads([s.key for s in named if s.scope_rank == scope_rank])
-             for scope_rank, index in enumerate(scopes.indexes)]
-    exempt = {id(s) for s in named if names.names_itself(heads[s.scope_rank][s.key])}
+    # Most of them are excluded: their names are read as the index keeps them, not from their
+    # records.
+    kept = [index.names([s.key for s in named if s.scope_rank == scope_rank])
+            for scope_rank, index in enumerate(scopes.indexes)]
+    exempt = {id(s) for s in named if names.holds_a_name_of(kept[s.scope_rank][s.key])}
     exempt.update(id(s) for s in live if s.evidence.quoted)
     for item in live:
         if id(item) not in exempt:

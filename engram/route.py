@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import chain, repeat
 from typing import Protocol
 
-from engram.index import FieldCounts, Head, Postings
+from engram.index import FieldCounts, Postings
 from engram.model import Memory
 from engram.tokenize import anchors as phrase_terms
 from engram.tokenize import name_words, stem, tokens
@@ -730,15 +730,18 @@ class Names:
         self._sole_id = sole_id
         self._held: dict[tuple[str, ...], int] = {}
 
-    def names_itself(self, memory: Memory | Head) -> bool:
+    def names_itself(self, memory: Memory) -> bool:
         """The prompt holds one of the memory's names, every content word of it (stemmed),
         side by side. A name of one word must also be `specific` ("code" or "design" as a tag
-        names half a corpus) in a prompt short enough for it to be the subject. A head brings
-        its names' words from the index; a record's are worked out here."""
-        names = memory.names if isinstance(memory, Head) else tuple(
-            map(name_words, (memory.id, *memory.tags, *memory.triggers)))
-        return (any(self._judge(words) != _NOT_HELD for words in names)
-                or self._names_by_id(names[0]))
+        names half a corpus) in a prompt short enough for it to be the subject."""
+        return self.holds_a_name_of(tuple(
+            map(name_words, (memory.id, *memory.tags, *memory.triggers))))
+
+    def holds_a_name_of(self, names: Sequence[tuple[str, ...]]) -> bool:
+        """`names_itself`, given the words of the memory's id, tags and trigger phrases, in
+        that order (the index keeps them: `ScopeIndex.names`)."""
+        return any(self._judge(words) != _NOT_HELD for words in names) \
+            or self._names_by_id(names[0])
 
     def _names_by_id(self, words: tuple[str, ...]) -> bool:
         """A long description names the memory whose id is one word it holds, when no more than

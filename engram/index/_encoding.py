@@ -106,13 +106,19 @@ HEAD_FIELDS = Head._fields[1:-1]  # after the key, before the depth (which has a
 _HEAD_LISTS = tuple(i for i, name in enumerate(HEAD_FIELDS) if name in _LIST_FIELDS)
 
 
-_NAMES = HEAD_FIELDS.index("names")
-
-
 def memory_head(memory: Memory) -> str:
-    values = [getattr(memory, name, None) for name in HEAD_FIELDS]
-    values[_NAMES] = [name_words(name) for name in (memory.id, *memory.tags, *memory.triggers)]
-    return json.dumps(values, separators=(",", ":"))
+    return json.dumps([getattr(memory, name) for name in HEAD_FIELDS], separators=(",", ":"))
+
+
+def memory_names(memory: Memory) -> str:
+    """The stemmed words of the memory's names (its id, tags and trigger phrases, in that
+    order): judging which memories a query names reads them without the record."""
+    return json.dumps([name_words(name) for name in (memory.id, *memory.tags, *memory.triggers)],
+                      separators=(",", ":"))
+
+
+def names_from_json(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(map(tuple, json.loads(text)))
 
 
 def head_values(head: str) -> list[Any]:
@@ -120,7 +126,6 @@ def head_values(head: str) -> list[Any]:
     values: list[Any] = json.loads(head)
     for i in _HEAD_LISTS:
         values[i] = tuple(values[i])
-    values[_NAMES] = tuple(map(tuple, values[_NAMES]))
     return values
 
 
@@ -140,7 +145,8 @@ class Prepared(NamedTuple):
     lengths: list[int]
     signature: array[int]  # 32-bit hashes: compact to send and to keep for 100k memories
     # The memories row after its key: id, rel, data, head, lengths, globs, signature,
-    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence.
+    # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence,
+    # names.
     columns: tuple[object, ...]
     # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
     verdict: tuple[str, str] | None = None
@@ -170,7 +176,7 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
                json.dumps(lengths), _globs_json(memory.applies_to), json.dumps(signature),
                int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
                memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
-               "\n".join(sorted(packed)), memory.confidence)
+               "\n".join(sorted(packed)), memory.confidence, memory_names(memory))
     prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
                         memory.level or 0, lengths, array("I", signature), columns)
     return prepared, list(packed.items()), pack_lengths(lengths), dl

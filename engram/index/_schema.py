@@ -22,8 +22,8 @@ SCHEMA_VERSION = "24"  # 4: brace globs; 5: `head` column; 6: lengths in posting
 # "Next.js" also `nextj`; versions split: "vue3" also `vue`), so old postings are dropped; 22:
 # exclusion clauses listed under a "When NOT to use" heading or a "Do NOT use ... for:" lead-in; 23:
 # a sentence of prose under such a heading that sends the task elsewhere ("defer to ..."); 24:
-# the stemmed words of each memory's names (id, tags, trigger phrases) in its head, so a query
-# judges every candidate's names without reading its record or tokenizing them
+# `names`, the stemmed words of each memory's id, tags and trigger phrases, so a query judges
+# every candidate's names without reading its record or tokenizing them
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
@@ -71,7 +71,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
             data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
             active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
             superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT,
-            confidence TEXT);
+            confidence TEXT, names TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
         -- Covering indexes: in a fresh process every row read from the (large) memories table
         -- is a page to fetch, so the two per-query lists are read from their indexes alone.

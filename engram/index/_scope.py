@@ -44,6 +44,7 @@ from engram.index._encoding import (
     Prepared,
     decode_head,
     memory_from_json,
+    names_from_json,
     unpack_counts,
     weighted_length,
 )
@@ -369,8 +370,8 @@ class ScopeIndex:
         conn.executemany(
             "INSERT INTO memories (mem, id, rel, data, head, lengths, globs, signature,"
             " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
-            " confidence, depth, dup_group, active)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
+            " confidence, names, depth, dup_group, active)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
             ((key, *prepared.columns) for key, prepared in stored))
         conn.executemany("INSERT INTO requires VALUES (?,?)", (
             (prereq, key) for key, prepared in stored for prereq in set(prepared.depends_on)))
@@ -601,6 +602,11 @@ class ScopeIndex:
     def heads(self, keys: Iterable[int]) -> dict[int, Head]:
         return {row[0]: decode_head(*row) for row in self._rows_in(
             "SELECT mem, head, depth FROM memories WHERE mem IN ({marks})", keys)}
+
+    def names(self, keys: Iterable[int]) -> dict[int, tuple[tuple[str, ...], ...]]:
+        """The stemmed words of each memory's id, tags and trigger phrases, in that order."""
+        return {key: names_from_json(text) for key, text in self._rows_in(
+            "SELECT mem, names FROM memories WHERE mem IN ({marks})", keys)}
 
     def all_heads(self) -> list[Head]:
         """Every active memory's head, sorted by id."""

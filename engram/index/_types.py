@@ -101,7 +101,6 @@ class Head(NamedTuple):
     rel_path: str
     sha256: str
     tags: tuple[str, ...]
-    names: tuple[tuple[str, ...], ...]  # the stemmed words of its id, tags and trigger phrases
     depends_on: tuple[str, ...]
     level: int | None
     confidence: str

@@ -334,8 +334,9 @@ def test_a_long_query_with_unknown_words_ranks_lazily_and_as_full_ranking_does(
 
 
 def test_the_names_an_index_keeps_are_the_names_a_record_gives(workspace: Path) -> None:
-    # Judging a query's names reads each candidate's id, tag and trigger words from its head,
-    # worked out when the file was indexed; they must be what its record gives, edit after edit.
+    # Judging a query's names reads each candidate's id, tag and trigger words as the index
+    # keeps them, worked out when the file was indexed; they must be what its record gives,
+    # edit after edit.
     root = workspace / ".engram"
     make_corpus(root, 60, seed=3)
     write_memory(root, "gh.md", "---\nid: github-actions-cache\ntype: rule\n"
@@ -349,9 +350,11 @@ def test_the_names_an_index_keeps_are_the_names_a_record_gives(workspace: Path) 
         scopes = Scopes(resolve(Request(query="cache", cwd=str(workspace))))
         try:
             index = scopes.indexes[0]
-            for head in index.all_heads():
-                record = index.records([head.key])[head.key].memory
-                assert head.names == tuple(name_words(name) for name in (
-                    record.id, *record.tags, *record.triggers)), record.id
+            keys = [head.key for head in index.all_heads()]
+            kept = index.names(keys)
+            for key, record in index.records(keys).items():
+                memory = record.memory
+                assert kept[key] == tuple(name_words(name) for name in (
+                    memory.id, *memory.tags, *memory.triggers)), memory.id
         finally:
             scopes.close()
