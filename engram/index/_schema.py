@@ -13,7 +13,7 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "24"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "25"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
 # paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap); 19:
@@ -22,8 +22,9 @@ SCHEMA_VERSION = "24"  # 4: brace globs; 5: `head` column; 6: lengths in posting
 # "Next.js" also `nextj`; versions split: "vue3" also `vue`), so old postings are dropped; 22:
 # exclusion clauses listed under a "When NOT to use" heading or a "Do NOT use ... for:" lead-in; 23:
 # a sentence of prose under such a heading that sends the task elsewhere ("defer to ..."); 24:
-# `names`, the stemmed words of each memory's id, tags and trigger phrases, so a query judges
-# every candidate's names without reading its record or tokenizing them
+# the stemmed words of each memory's id, tags and trigger phrases in its head; 25: in their own
+# `names` column instead, so a query judges every candidate's names without reading its record
+# or tokenizing them, and a session start does not decode them
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
