@@ -77,6 +77,14 @@ def warm(tmp_path: Path, isolated_home: Path) -> tuple[Path, dict[str, str]]:
     return project, env
 
 
+def prompt_payload(project: Path, session: str) -> str:
+    """Claude Code's UserPromptSubmit for "cut the release today"."""
+    return json.dumps({"session_id": session, "transcript_path": str(project / "t.jsonl"),
+                       "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+                       "prompt": "cut the release today", "source": "user",
+                       "permission_mode": "default"})
+
+
 def engram(args: list[str], cwd: Path, env: dict[str, str], stdin: str = "",
            importtime: bool = False) -> subprocess.CompletedProcess[str]:
     flags = ["-X", "importtime"] if importtime else []
@@ -101,11 +109,8 @@ def test_warm_load_imports_no_heavy_library(warm: tuple[Path, dict[str, str]],
 
 def test_warm_hook_imports_no_heavy_library(warm: tuple[Path, dict[str, str]]) -> None:
     project, env = warm
-    payload = {"session_id": "s-imports", "transcript_path": str(project / "t.jsonl"),
-               "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-               "prompt": "cut the release today", "source": "user",
-               "permission_mode": "default"}
-    proc = engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)
+    proc = engram(["hook", "claude"], project, env, stdin=prompt_payload(project, "s-imports"),
+                  importtime=True)
     assert "release-checklist" in proc.stdout
     assert imported_modules(proc.stderr) & {*FORBIDDEN, *avoidable(env), "click"} == set()
 
@@ -134,12 +139,9 @@ def test_warm_paths_never_import_the_safety_rules(warm: tuple[Path, dict[str, st
     # Verdicts are stored when a file is indexed; a warm load or hook only proves that the bytes
     # it prints are the bytes judged (docs/safety.md, "Cost"), so the rules are never imported.
     project, env = warm
-    payload = {"session_id": "s-safety", "transcript_path": str(project / "t.jsonl"),
-               "cwd": str(project), "hook_event_name": "UserPromptSubmit",
-               "prompt": "cut the release today", "source": "user",
-               "permission_mode": "default"}
     runs = [engram(["load", "cut the release"], project, env, importtime=True),
-            engram(["hook", "claude"], project, env, stdin=json.dumps(payload), importtime=True)]
+            engram(["hook", "claude"], project, env, stdin=prompt_payload(project, "s-safety"),
+                   importtime=True)]
     for proc in runs:
         assert "release-checklist" in proc.stdout
         assert {m for m in full_names(proc.stderr) if m.startswith("engram.safety")} == set()
