@@ -14,14 +14,12 @@ from typing import Protocol
 
 from engram.index import FieldCounts, Postings
 from engram.model import Memory
+from engram.tokenize import COMPOUND_TERM, name_words, stem, tokens
 from engram.tokenize import anchors as phrase_terms
-from engram.tokenize import name_words, stem, tokens
 
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
 STRONG_FIELDS = frozenset({"id", "tags"})
-# A phrase of one compound word ("zero-downtime") also yields its parts; the parts decide.
-_COMPOUND = re.compile(r"[-_./:]")
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
@@ -318,16 +316,16 @@ def _clause_units(part: str) -> list[frozenset[str]]:
     ("long-term" is one idea: a prompt that says "six months" misses it once, not twice), less
     the words that only make it a condition."""
     terms = phrase_terms(part)
-    compounds = [t for t in terms if _COMPOUND.search(t)]
+    compounds = [t for t in terms if COMPOUND_TERM.search(t)]
     parts: set[str] = set()
     units: list[frozenset[str]] = []
     for c in compounds:
-        unit = frozenset(t for t in phrase_terms(_COMPOUND.sub(" ", c)) if t not in _CONDITION)
+        unit = frozenset(t for t in phrase_terms(COMPOUND_TERM.sub(" ", c)) if t not in _CONDITION)
         if unit:
             units.append(unit)
             parts.update(unit)
     units.extend(frozenset({t}) for t in dict.fromkeys(terms)
-                 if not _COMPOUND.search(t) and t not in parts and t not in _CONDITION)
+                 if not COMPOUND_TERM.search(t) and t not in parts and t not in _CONDITION)
     return units
 
 
@@ -425,7 +423,7 @@ def quotes(clause: str, query: Sequence[str]) -> bool:
 def _held_in_order(sentence: str, where: Mapping[str, int]) -> bool:
     places = []
     for term in phrase_terms(sentence):
-        if not _COMPOUND.search(term):
+        if not COMPOUND_TERM.search(term):
             if term not in where:
                 return False
             places.append(where[term])
@@ -525,7 +523,7 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
     return len(anchors) >= GATE_MIN_ANCHORS and not all(
-        known(a) for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING)
+        known(a) for a in anchors if not COMPOUND_TERM.search(a) and a not in _FRAMING)
 
 
 def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
@@ -536,7 +534,7 @@ def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     what the question is about ("which nodejs version", and a body that says the API runs on
     Node.js 20)."""
     return len(anchors) < GATE_MIN_ANCHORS and sum(
-        1 for a in anchors if not _COMPOUND.search(a) and a not in _FRAMING
+        1 for a in anchors if not COMPOUND_TERM.search(a) and a not in _FRAMING
         and not known(a)) >= 2
 
 
@@ -544,7 +542,7 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
     """(specific anchors met outside the body, specific anchors met anywhere): the words rare
     enough to say what a memory is about, where it states its topic and in all. A compound
     ("zero-downtime") counts by its parts."""
-    simple = [t for t in ev.tf if not _COMPOUND.search(t) and specific(t)]
+    simple = [t for t in ev.tf if not COMPOUND_TERM.search(t) and specific(t)]
     return sum(1 for t in simple if ev.fields[t] != ("body",)), len(simple)
 
 
@@ -585,7 +583,7 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     if ev.path_match or ev.quoted:
         return True
     if strict and own is not None and sum(
-            1 for t in ev.tf if not _COMPOUND.search(t) and own(t)) >= OWN_WORDS:
+            1 for t in ev.tf if not COMPOUND_TERM.search(t) and own(t)) >= OWN_WORDS:
         return True
     stated, anywhere = specific_hits(ev, specific)
     if strict:
@@ -595,7 +593,7 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     if anywhere >= 2:
         return True
     naming = {term: fields for term, fields in ev.fields.items()
-              if not _COMPOUND.search(term) and specific(term)
+              if not COMPOUND_TERM.search(term) and specific(term)
               and NAMING_FIELDS.intersection(fields)}
     if any(STRONG_FIELDS.intersection(fields) for fields in naming.values()):
         return True
@@ -619,7 +617,7 @@ def holds_half_a_trigger(triggers: Iterable[str], terms: set[str],
 def named_by_familiar_word(ev: Evidence, familiar: Callable[[str], bool]) -> bool:
     """A `familiar` anchor hit the memory's id or tags (see `on_topic`)."""
     return any(familiar(t) and STRONG_FIELDS.intersection(fields)
-               for t, fields in ev.fields.items() if not _COMPOUND.search(t))
+               for t, fields in ev.fields.items() if not COMPOUND_TERM.search(t))
 
 
 def familiar_most(doc_count: int) -> float:
@@ -713,7 +711,7 @@ def specific_most(words: int, doc_count: int) -> float:
 
 def content_words(query: Sequence[str]) -> int:
     """The query's content words: a compound ("zero-downtime") counts by its parts."""
-    return sum(1 for t in query if not _COMPOUND.search(t))
+    return sum(1 for t in query if not COMPOUND_TERM.search(t))
 
 
 class Names:
@@ -786,7 +784,7 @@ def _spoken(query: Sequence[str]) -> list[str]:
     "TypeScript") left out for the word, so that "GitHub Actions" holds `github-actions`."""
     words: list[str] = []
     for term in query:
-        if _COMPOUND.search(term):
+        if COMPOUND_TERM.search(term):
             continue
         if words and len(term) < len(words[-1]) and term in words[-1]:
             continue

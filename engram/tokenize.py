@@ -249,7 +249,9 @@ def anchors(query: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-_PART_JOINER = re.compile(r"[-_./:]")  # a term made of parts: "zero-downtime", "next.js"
+# A term made of parts ("zero-downtime", "next.js"): a phrase of one compound word also yields
+# its parts, and the parts decide.
+COMPOUND_TERM = re.compile(r"[-_./:]")
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -259,4 +261,4 @@ def name_words(phrase: str) -> tuple[str, ...]:
     judges every candidate's names does not tokenize them again; memoized for the names read
     from full records."""
     terms = anchors(phrase)
-    return tuple(t for t in terms if not _PART_JOINER.search(t)) or terms
+    return tuple(t for t in terms if not COMPOUND_TERM.search(t)) or terms
