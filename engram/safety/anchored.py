@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from engram.safety.lazy_regex import LazyRegex
+
 _ORDERS = (
     r"(?:orders|instructions|rules|guidelines|directives|constraints|policies|programming"
     r"|configuration)"
@@ -148,13 +150,13 @@ _ORDER_NOUNS = (
     r"|restrictions|programming|prompt|policies|briefing"
 )
 # The start of a clause: an order opens a sentence or follows "and", "then", "please".
-_CLAUSE_OPEN = re.compile(r"(?:^|[.:;!?]\s*|\b(?:and|then|please|now|also|just|first)\s+)$")
+_CLAUSE_OPEN = LazyRegex(r"(?:^|[.:;!?]\s*|\b(?:and|then|please|now|also|just|first)\s+)$")
 # Each: (words a match opens with, words one of which must also be in the memory (or none),
 # detail, pattern, what the text before a match must end with (or None)). Anchored on whole
 # words, looked up in the memory's word set, and matched only where an opening word starts: a
 # search of the whole memory would try every position (Python's regex engine has no
 # multi-literal prefilter) and cost more than every other rule.
-_HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[str] | None],
+_HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex | None],
                      ...] = (
     (
         frozenset(("ignore", "disregard", "forget", "discard", "abandon", "scrap", "ditch",
@@ -217,7 +219,7 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
         frozenset(("wants", "want")),
         "instruction override",
         r"(?:actually|really|now|instead|secretly)\s+wants?\s+you\s+to\b",
-        re.compile(r"\b(?:user|developer|maintainers?|owner|admin|operator|they)\s+$"),
+        LazyRegex(r"\b(?:user|developer|maintainers?|owner|admin|operator|they)\s+$"),
     ),
     (
         frozenset(("instead",)),
@@ -325,7 +327,7 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, re.Pattern[
         frozenset(("up",)),
         "hide from the user",
         r"bring\s+(?:it|this|that)\s+up\b",
-        re.compile(r"\b(?:do\s+not|don'?t|never)\s+$"),
+        LazyRegex(r"\b(?:do\s+not|don'?t|never)\s+$"),
     ),
 )
 _DETAILS = tuple(detail for _, detail, _ in _RULES)
@@ -333,7 +335,7 @@ _CACHE: list[re.Pattern[str] | None] = [None] * len(_RULES)
 _HIJACK_BASE = len(_RULES)
 _HIJACK_CACHE: list[re.Pattern[str] | None] = [None] * len(_HIJACK_RULES)
 ALL = frozenset(range(len(_RULES) + len(_HIJACK_RULES)))
-_WORD_RE = re.compile(r"[a-z]+")
+_WORD_RE = LazyRegex(r"[a-z]+")
 
 
 def _rule(index: int) -> re.Pattern[str]:

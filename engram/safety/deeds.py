@@ -37,13 +37,14 @@ import re
 
 from engram.safety.gates import Alternatives, WordGates
 from engram.safety.judged import _ADDRESSED, _negated
+from engram.safety.lazy_regex import LazyRegex
 
 # Within one sentence: a dot inside ".env", a host name or `pytest.mark` does not end it.
 _GAP = r"(?:[^.;!?\n]|[.!?](?=\S))"
-_WORDS = re.compile(r"[a-z0-9]+")
+_WORDS = LazyRegex(r"[a-z0-9]+")
 # An order's verb opens its clause, maybe after a softener: "..., send", "and attach", "just
 # say"; not "potentially leak", "used to omit", "whether to output", `print(`.
-_OPENS = re.compile(r"(?:^|[.;:!?,(\[>*-]|\b(?:and|then|just|also|please|so|but|now|first|always"
+_OPENS = LazyRegex(r"(?:^|[.;:!?,(\[>*-]|\b(?:and|then|just|also|please|so|but|now|first|always"
                     r"|simply|quietly|silently|should|must|can|may|will|to\s+(?:the\s+)?(?:ai|agent"
                     r"|assistant|model)s?|you))\s*(?:\d+[.)]\s*)?$")
 
@@ -113,7 +114,7 @@ _SOURCE = Alternatives((
     ((("service",),), r"\bservice\s+account\s+(?:json\s+)?keys?\b"),
     ((("json",),), r"\bjson\s+keys?\b"),
 ))
-_SINK = re.compile(
+_SINK = LazyRegex(
     # A verb that hands something over by itself ...
     # (the imperative: "if a key leaks" and "the job uploads" describe, they do not order)
     r"\b(?:attach(?:ing)?|upload(?:ing)?|e-?mail(?:ing)?|mail(?:ing)?"
@@ -148,7 +149,7 @@ _SINK = re.compile(
     r"?values?\b"
 )
 # Credentials used where they belong, or scrubbed first: not a disclosure.
-_PROPER = re.compile(
+_PROPER = LazyRegex(
     r"\b(?:headers?|oauth|authori[sz]ation:|redact\w*|exclud\w*|mask(?:ed|ing)|scrub(?:bed|bing)?|stripped|removed"
     r"|omit\w*|placeholder|\.pub|public\s+key|names?\s+only|never\s+values?|not\s+(?:its|their)"
     r"\s+(?:\w+\s+)?values?)\b"
@@ -160,11 +161,11 @@ _PROPER = re.compile(
 
 
 # Someone else's act described, not an order: "when the user pastes an API key into the chat".
-_OTHERS = re.compile(r"\b(?:when|if|whenever|once)\s+(?:the\s+|a\s+|an\s+)?(?:user|someone|anyone"
+_OTHERS = LazyRegex(r"\b(?:when|if|whenever|once)\s+(?:the\s+|a\s+|an\s+)?(?:user|someone|anyone"
                      r"|customer|developer|contributor|person|people|they)s?\s+\w+s?\b")
 
 
-_VERB_SINK = re.compile(r"attach|upload|e-?mail|mail|send|forward|publish|leak|exfiltrat|commit"
+_VERB_SINK = LazyRegex(r"attach|upload|e-?mail|mail|send|forward|publish|leak|exfiltrat|commit"
                         r"|echo")
 
 
@@ -180,19 +181,19 @@ def _named(low: str, sink: re.Match[str]) -> bool:
 
 # A source handed over by a verb that governs it, and a place others read: "open an issue and
 # include the NPM token it used".
-_HANDED = re.compile(r"\b(?:include|paste|attach|add|put|post|share|copy|append|dump|list|send"
+_HANDED = LazyRegex(r"\b(?:include|paste|attach|add|put|post|share|copy|append|dump|list|send"
                      r"|print|show|leave|export|zip|tar|take\s+a\s+screenshot\s+of)\s+(?:\S+\s+){0,5}?$")
-_CONTAINER = re.compile(r"\b(?:issues?|tickets?|prs?|pull\s+requests?|summary|answer|reply|reports?"
+_CONTAINER = LazyRegex(r"\b(?:issues?|tickets?|prs?|pull\s+requests?|summary|answer|reply|reports?"
                         r"|readme|wiki|channel|comments?|logs?|chat|gist|changelog|release\s+notes"
                         r"|commit\s+message|description|slack|discord|teams|thread|bundle|drive"
                         r"|folder|portal|stdout)\b")
 
 
-_DESCRIBED = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|contains|holds"
+_DESCRIBED = LazyRegex(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|contains|holds"
                         r"|stores)\b")
 
 
-_TRANSFER = re.compile(
+_TRANSFER = LazyRegex(
     r"\b(?:add|append|attach|back\s+up|commit|copy|dump|echo|e-?mail|export|forward|give|hand"
     r"|include|list|mail|make|mirror|output|paste|post|print|publish|push|put|run|save|send|share"
     r"|show|store|tar|upload|write|zip|take|display|leave|keep|always)\b")
@@ -243,13 +244,13 @@ _HIDE = (r"(?:(?:do\s+not|don'?t|never)\s+(?:mention|bring\s+up|disclose|flag|re
          r"|point\s+out)|leave\s+\S+(?:\s+\S+){0,8}?\s+out\s+of|omit|hide|conceal"
          r"|keep\s+\S+(?:\s+\S+){0,5}?\s+out\s+of)")
 # Those who oversee the agent's work, and where they read about it.
-_AUDIENCE = re.compile(
+_AUDIENCE = LazyRegex(
     r"\b(?:reviews?|reviewers?|auditors?|audit|legal|compliance|security\s+team|qa|users?"
     r"|customers?|anyone|someone|maintainers?|the\s+team|standup|pr(?:\s+description)?"
     r"|pull\s+request|changelog|release\s+notes|commit\s+message|review\s+summary|summary"
     r"|diff|manager|lead|report|notes|status\s+update|postmortem|retro)\b")
 # What bears on their trust.
-_RISK = re.compile(
+_RISK = LazyRegex(
     r"\b(?:network\s+calls?|telemetry|tracking|collects?|browsing\s+history|analytics|dependenc"
     r"(?:y|ies)|packages?|security\s+scans?|failing|failed|fails?|failures?|vulnerabilit(?:y|ies)"
     r"|cves?|gpl|licen[cs]ed?|vendored|remote[\s-]config|backdoor|data\s+retention|personal\s+data"
@@ -257,7 +258,7 @@ _RISK = re.compile(
     # a safeguard changed, an incident
     r"|disabled|turned\s+off|bypass\w*|removal|removed|outages?|incidents?|breach\w*|data\s+loss"
     r"|downtime|rate\s+limit\w*|security\s+(?:scans?|checks?|issues?|holes?|bugs?|findings?))\b")
-_DECEIT = re.compile(
+_DECEIT = LazyRegex(
     _START + _TELL + r"\b" + _GAP + r"{0,80}?\b(?:(?:whether\s+or\s+not|regardless\s+of"
     r"\s+whether)\s+(?:you|it|they|we)\b|even\s+(?:though|when|if)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:fail|failed|fails|keep|kept|is\s+not|isn'?t|are\s+not|aren'?t|did\s+not|didn'?t|do\s+not"
@@ -301,7 +302,7 @@ _DECEIT = re.compile(
     r"|\battribute\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?to\b" + _GAP + r"{0,60}?\b(?:don'?t|do\s+not"
     r"|never)\s+mention\b"
 )
-_STEERED = re.compile(
+_STEERED = LazyRegex(
     r"\b(?:say|claim|state|tell\s+\w+)\s+(?:that\s+)?(?:the|it|this|all|they)\b"
     r"|\b(?:describe|present|label|frame|mark|pass\s+off)\s+(?:it|this|them|the\s+(?:[\w-]+"
     r"\s+){0,5}?[\w-]+)\s+as\b|\bcall\s+(?:it|this|that|the\s+(?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:a|an"
@@ -323,11 +324,11 @@ def _deceit(low: str) -> int | None:
     return None
 
 
-_HIDE_RE = re.compile(r"\b" + _HIDE)
+_HIDE_RE = LazyRegex(r"\b" + _HIDE)
 
 # --- self-granted authority ------------------------------------------------------------------
 
-_CLAIM = re.compile(
+_CLAIM = LazyRegex(
     r"\b(?:new\s+)?(?:house\s+rule|policy\s+update|standing\s+permission|waiver)\b"
     r"|\b(?:per|approved\s+by|signed\s+off\s+by|okayed\s+by|authori[sz]ed\s+by)\s+(?:the\s+)?"
     r"(?:cto|ceo|ciso|legal|management|leadership|security\s+team|tech\s+lead|lead|owner"
@@ -359,7 +360,7 @@ _CLAIM = re.compile(
     r"(?:lets|allows|permits)\b"
 )
 # A safeguard relaxed (for the agent or anyone).
-_RELAX = re.compile(
+_RELAX = LazyRegex(
     r"\b(?:merge|push|deploy|release|ship)\w*\s+(?:\S+\s+){0,8}?without\s+(?:a\s+|any\s+|the\s+)?"
     r"(?:waiting\s+for\s+(?:the\s+)?|running\s+(?:the\s+)?)?(?:approvals?|reviews?|sign-?off"
     r"|change\s+ticket|ticket|tests|checks|ci)\b"
@@ -388,13 +389,13 @@ _RELAX = re.compile(
     r"|\b(?:disabl\w+|remov\w+|turn\w*\s+off|bypass\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:waf"
     r"|firewall|rules|codeowners|code\s+owners)\b|\bbypass\s+codeowners\b"
 )
-_SCOPE = re.compile(r"\b(?:only\s+(?:on|in|for|when)|on\s+wip\b|locally\b|in\s+(?:local|dev|test"
+_SCOPE = LazyRegex(r"\b(?:only\s+(?:on|in|for|when)|on\s+wip\b|locally\b|in\s+(?:local|dev|test"
                     r"|sandbox))")
 
 
 # A safeguard named earlier in the sentence and switched off by pronoun ("the CISO waived the
 # secret scanning requirement, so turn it off"): read only beside a claimed approval.
-_RELAX_IT = re.compile(r"\b(?:turn|switch)\s+(?:it|them|that|this)\s+off\b|\b(?:disable|remove)\s+"
+_RELAX_IT = LazyRegex(r"\b(?:turn|switch)\s+(?:it|them|that|this)\s+off\b|\b(?:disable|remove)\s+"
                        r"(?:it|them)\b")
 
 
@@ -528,7 +529,7 @@ _SABOTAGE = Alternatives((
     ((("index",), ("url",), ("official",)),
      r"\bindex[-_\s]url\b" + _GAP + r"{0,80}?\bbefore\s+the\s+official\b"),
 ))
-_SAB_SCOPE = re.compile(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\blocally\b"
+_SAB_SCOPE = LazyRegex(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\blocally\b"
                         r"|\bin\s+(?:unit\s+|integration\s+)?tests\b"
                         r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|sandbox|test\s+(?:env\w*|servers?"
                         r"|clusters?|stage|builds?))\b")
@@ -551,7 +552,7 @@ def _variants(name: str) -> set[str]:
 
 
 _SQUATS = frozenset(v for n in _POPULAR for v in _variants(n) if len(v) >= 5) - frozenset(_POPULAR)
-_PINNED = re.compile(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\b" + _GAP
+_PINNED = LazyRegex(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\b" + _GAP
                      + r"{0,40}?[`'\"]?([a-z0-9]+)(?:==|>=|~=|@\^?~?\d|\s+\d)"
                      r"|\b(?:pip3?|npm|yarn|pnpm|poetry|uv)\s+(?:install|add|i)\s+(?:-\S+\s+)*"
                      r"([a-z0-9]+)\b")
@@ -672,8 +673,8 @@ _opened = WordGates(_GATES.items()).opened
 
 # A secret printed by one line and handed on by the next ("1. Run `env | grep -i token`." /
 # "2. Post what it prints in the incident thread.").
-_PRINTS = re.compile(r"\b(?:run|cat|print|echo|printenv|env|grep|type|dump|export)\b")
-_ONWARD = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|attach|include"
+_PRINTS = LazyRegex(r"\b(?:run|cat|print|echo|printenv|env|grep|type|dump|export)\b")
+_ONWARD = LazyRegex(r"^\W*(?:\d+[.)]\s*)?(?:then\s+)?(?:post|paste|share|send|attach|include"
                      r"|upload"
                      r"|put|copy|add)\s+(?:it|them|that|this|the\s+(?:output|result|values?)|what\s+"
                      r"(?:it|that|this)\s+(?:prints|shows|returns|outputs))\b")
@@ -720,15 +721,15 @@ def deed(low: str) -> tuple[int, str, str] | None:
 
 
 # The model named as the reader inside data: a JSON value, a comment, a YAML note.
-_UNQUOTED = re.compile(r"[\"'{}#*]+|<!--|-->|^\s*//")
-_TO_MODEL = re.compile(
+_UNQUOTED = LazyRegex(r"[\"'{}#*]+|<!--|-->|^\s*//")
+_TO_MODEL = LazyRegex(
     r"(?:^\s*|[^\w\s]\s*)(?:copilot|claude|cursor|codex|gemini|chatgpt|gpt|ai|assistant|agent|llm)s?"
     r"\s*:\s"
     r"|\b(?:for|to)\s+(?:any|all|every|the)\s+(?:[\w-]+\s+)?(?:ai|agent|assistant|model|llm|bot"
     r"|copilot)s?\b(?:\s+[\w-]+){0,3}\s*:"
 )
 # What the addressed model is to do for someone else: a product pushed, remote code installed.
-_FOR_OTHERS = re.compile(r"\brecommend\s+(?:\S+\s+){1,4}?over\s+(?:every|all|any)\b"
+_FOR_OTHERS = LazyRegex(r"\brecommend\s+(?:\S+\s+){1,4}?over\s+(?:every|all|any)\b"
                          r"|\b(?:tell|assure|reassure|inform)\s+(?:the\s+)?(?:reader|user|customer|visitor"
                          r"|client)s?\b" + _GAP + r"{0,60}?\b(?:no\s+known|safe|secure|best"
                          r"|only|better"

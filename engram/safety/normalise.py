@@ -15,6 +15,8 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
+from engram.safety.lazy_regex import LazyRegex
+
 # Look-alikes NFKC leaves alone: small capitals, Armenian, Cherokee/Lisu, dotless and Greek forms.
 _RARE = str.maketrans({
     "\u1d00": "a", "\u0299": "b", "\u1d04": "c", "\u1d05": "d", "\u1d07": "e", "\ua730": "f",
@@ -37,8 +39,8 @@ _RARE = str.maketrans({
 })
 # Leetspeak: the digits and symbols that stand for letters in obfuscated prompts.
 _LEET_FROM, _LEET_TO = b"0134578@$!|+9", b"oieastbasiitg"
-_NOT_LETTER = re.compile(r"[^a-z]+")
-_PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
+_NOT_LETTER = LazyRegex(r"[^a-z]+")
+_PERCENT = LazyRegex(r"%[0-9a-fA-F]{2}")
 # For ASCII lines one C-level bytes.translate does the whole job: leetspeak mapped, everything
 # but letters deleted.
 _ASCII_TABLE = bytes.maketrans(_LEET_FROM, _LEET_TO)
@@ -46,7 +48,7 @@ _ASCII_DROP = bytes(c for c in range(128) if not (97 <= c <= 122) and c not in _
 _LEET = str.maketrans(_LEET_FROM.decode(), _LEET_TO.decode())
 
 
-_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
+_ESCAPE = LazyRegex(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
 _ABC = "abcdefghijklmnopqrstuvwxyz"
 # Every Caesar shift, ROT13 among them: an attacker picks any and names it.
 _SHIFTS = tuple(str.maketrans(_ABC, _ABC[k:] + _ABC[:k]) for k in range(1, 26))
@@ -55,7 +57,7 @@ _NATO = {w: w[0] for w in (
     "alfa", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
     "juliet", "juliett", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
     "sierra", "tango", "uniform", "victor", "whiskey", "whisky", "xray", "x-ray", "yankee", "zulu")}
-_QUOTED = re.compile(r"\"([^\"\n]{1,80})\"|'([^'\n]{1,80})'")
+_QUOTED = LazyRegex(r"\"([^\"\n]{1,80})\"|'([^'\n]{1,80})'")
 
 
 # Morse code (garak's encoding probes send it): runs of dots and dashes between spaces or slashes.
@@ -63,13 +65,13 @@ _MORSE = {code: letter for letter, code in zip(_ABC, (
     ".-", "-...", "-.-.", "-..", ".", "..-.", "--.", "....", "..", ".---", "-.-", ".-..", "--",
     "-.", "---", ".--.", "--.-", ".-.", "...", "-", "..-", "...-", ".--", "-..-", "-.--", "--.."),
     strict=True)}
-_MORSE_RUN = re.compile(r"(?:[.\-]{1,5}[ /|]+){10,}[.\-]{1,5}")
+_MORSE_RUN = LazyRegex(r"(?:[.\-]{1,5}[ /|]+){10,}[.\-]{1,5}")
 # Upside-down letters (and the ones that are other letters turned): read after reversing.
 _UPSIDE = str.maketrans("ɐqɔpǝɟƃɥıɾʞlɯuodbɹsʇnʌʍxʎz∀ƆƎℲ⅁ſ˥WԀɹ⊥∩ΛM⅄",
                         "abcdefghijklmnopqrstuvwxyzACEFGJLMPRTUVWY")
 _UPSIDE_MARKS = frozenset("ɐǝɥɯɹʇʌʍʎɔɟƃɾʞ")
-_PIG = re.compile(r"\b([a-z]+?)(w?)ay\b")
-_PIG_RUN = re.compile(r"ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
+_PIG = LazyRegex(r"\b([a-z]+?)(w?)ay\b")
+_PIG_RUN = LazyRegex(r"ay\W+\w+ay\W+\w+ay\b", re.IGNORECASE)
 _VOWELS = frozenset("aeiou")
 
 
@@ -172,7 +174,7 @@ _TYPO: dict[str, str] = {
     for word in words
     for key in _keys(word)
 }
-_WORD = re.compile(r"[a-z]{4,}")
+_WORD = LazyRegex(r"[a-z]{4,}")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -18,6 +18,8 @@ import math
 import re
 from collections.abc import Callable
 
+from engram.safety.lazy_regex import LazyRegex
+
 _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("AWS access key id", r"(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
     ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{36,76}"),
@@ -167,7 +169,7 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Scaleway access key", r"SCW[A-Z0-9]{17}"),
     ("ngrok auth token", r"[1-9][A-Za-z0-9]{25,27}_[A-Za-z0-9]{20,22}"),
 )
-_TOKEN_RE = re.compile(
+_TOKEN_RE = LazyRegex(
     "(?<![A-Za-z0-9_])(?:"
     + "|".join(f"(?P<p{i}>{pattern})" for i, (_, pattern) in enumerate(_PROVIDERS))
     + ")(?![A-Za-z0-9_])"
@@ -177,20 +179,20 @@ _DETAIL = {f"p{i}": name for i, (name, _) in enumerate(_PROVIDERS)}
 # prefix (`gsk_`, `dckr_pat_`, `live_`), then a long random body. A body of 32 or more characters
 # mixing upper case, lower case and digits is a generated credential, whatever the prefix; hash
 # names (sha256-..., sha512-...) carry base64 digests, which are public.
-_PREFIXED_RE = re.compile(
+_PREFIXED_RE = LazyRegex(
     r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)(?P<prefix>[a-z][a-z0-9]{1,9})[_-]"
     r"(?:[a-z0-9]{1,8}[_-])?(?P<body>[A-Za-z0-9_-]{28,200})(?![A-Za-z0-9_+/=-])"
 )
-_BRAINTREE_RE = re.compile(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
-_RUN_RE = re.compile(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
-_LONG_WORD_RE = re.compile(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
+_BRAINTREE_RE = LazyRegex(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
+_RUN_RE = LazyRegex(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
+_LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
 # Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
-_FAKE_RE = re.compile(
+_FAKE_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
     re.IGNORECASE,
 )
 # jwt.io's sample token, printed in countless tutorials.
-_SAMPLE_JWT_RE = re.compile(r"john doe|1234567890|example", re.IGNORECASE)
+_SAMPLE_JWT_RE = LazyRegex(r"john doe|1234567890|example", re.IGNORECASE)
 
 
 def real_token(token: str) -> bool:
@@ -301,8 +303,8 @@ def _wordy(value: str) -> bool:
     return words > 0.6 * len(value)
 
 
-_WORD_RE = re.compile(r"[A-Z]?[a-z]{2,}")
-_VOWEL_RE = re.compile(r"[aeiouy]")
+_WORD_RE = LazyRegex(r"[A-Z]?[a-z]{2,}")
+_VOWEL_RE = LazyRegex(r"[aeiouy]")
 
 
 def _switches(value: str) -> int:
@@ -333,7 +335,7 @@ def random_value(value: str) -> bool:
     return len(parts) > 1 and any(len(part) >= 16 and _random_run(part) for part in parts)
 
 
-_SEPARATOR_RE = re.compile(r"[-_.]")
+_SEPARATOR_RE = LazyRegex(r"[-_.]")
 
 
 def _random_run(value: str) -> bool:
@@ -369,9 +371,9 @@ def _random_run(value: str) -> bool:
             and _entropy(value) >= min(3.5, math.log2(len(value)) - 0.6))
 
 
-_VALUE_RE = re.compile(r"[A-Za-z0-9_+/=~.-]+")
-_HEX_VALUE_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f-]+|[0-9A-F-]+")
-_DOTTED_NAME_RE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_VALUE_RE = LazyRegex(r"[A-Za-z0-9_+/=~.-]+")
+_HEX_VALUE_RE = LazyRegex(r"(?:[a-z]{2,6}-)?[0-9a-f-]+|[0-9A-F-]+")
+_DOTTED_NAME_RE = LazyRegex(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 # gitleaks' keyword-only formats: a random string whose only sign is the provider named in its
 # key, or a key ending in a word for a credential that the assignment rule leaves alone because
@@ -388,30 +390,30 @@ _PROVIDER_NAMES = (
     "|rapidapi|segment|sendbird|sentry|snyk|softlayer|sonar|squarespace|sumo|supabase|telegram"
     "|travis|twilio|twitch|twitter|typeform|vercel|yandex|zendesk"
 )
-_KEYWORD_RE = re.compile(
+_KEYWORD_RE = LazyRegex(
     r"(?<![A-Za-z0-9])(?:[\w.-]{0,40}?(?:" + _PROVIDER_NAMES + r")[\w.-]{0,40}"
     r"(?:[ \t]+[\w.-]+){0,4}?|(?![\w.-]*pub)[\w.-]{0,40}?(?:api|bearer|auth|access|[_.-]key|key))"
     r"(?:[ \t]*\([^()\n]{0,30}\))?[ \t'\"]{0,3}(?:[?+!]?=|:|=>|:=)[ \t'\"`=]{0,5}"
     r"(?:base64:)?(?P<value>[A-Za-z0-9_+/=~.-]{14,200})",
     re.IGNORECASE,
 )
-_KEYWORD_END_RE = re.compile(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
-_UUID_RE = re.compile(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
-_PROVIDER_RE = re.compile(_PROVIDER_NAMES, re.IGNORECASE)
-_AUTH_KEY_RE = re.compile(r"auth|token|secret|passw|api[_-]?key", re.IGNORECASE)
-_VALUE_AFTER_RE = re.compile(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
+_KEYWORD_END_RE = LazyRegex(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
+_UUID_RE = LazyRegex(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
+_PROVIDER_RE = LazyRegex(_PROVIDER_NAMES, re.IGNORECASE)
+_AUTH_KEY_RE = LazyRegex(r"auth|token|secret|passw|api[_-]?key", re.IGNORECASE)
+_VALUE_AFTER_RE = LazyRegex(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
 # Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
-_SIGNED_URL_RE = re.compile(
+_SIGNED_URL_RE = LazyRegex(
     r"[?&](?:sig=[A-Za-z0-9%+/]{30,}|x-amz-signature=[0-9a-f]{64})", re.IGNORECASE
 )
 # An Azure Functions key rides in the query (`https://app.azurewebsites.net/api/f?code=...`).
-_FUNCTION_KEY_RE = re.compile(r"azurewebsites\.net/api/\S*?[?&]code=([A-Za-z0-9_-]{40,}={0,2})")
+_FUNCTION_KEY_RE = LazyRegex(r"azurewebsites\.net/api/\S*?[?&]code=([A-Za-z0-9_-]{40,}={0,2})")
 # SoftLayer's API takes its key as a path segment.
-_SOFTLAYER_URL_RE = re.compile(r"softlayer\.com/(?:soap|rest)/v3(?:\.1)?/([a-z0-9]{64})\b",
+_SOFTLAYER_URL_RE = LazyRegex(r"softlayer\.com/(?:soap|rest)/v3(?:\.1)?/([a-z0-9]{64})\b",
                                re.IGNORECASE)
 # Sidekiq Enterprise's gem-server credential in Bundler's environment variable.
-_CONTRIBSYS_RE = re.compile(
+_CONTRIBSYS_RE = LazyRegex(
     r"BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM[\s\"':=]{1,6}([a-f0-9]{8}:[a-f0-9]{8})\b",
     re.IGNORECASE,
 )
@@ -457,10 +459,10 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
 
 
 # A Kubernetes Secret manifest: values under `data:` are base64 of the secret itself.
-_KIND_SECRET_RE = re.compile(r"^\s*kind:\s*[\"']?Secret[\"']?\s*$")
-_DATA_RE = re.compile(r"^(\s*)(?:data|stringData):\s*$")
-_DATA_ITEM_RE = re.compile(r"^(\s+)[\w.-]+:\s*[\"']?(?P<value>[A-Za-z0-9+/]{16,}={0,2})[\"']?\s*$")
-_DOC_END_RE = re.compile(r"^(?:---|```|~~~)")
+_KIND_SECRET_RE = LazyRegex(r"^\s*kind:\s*[\"']?Secret[\"']?\s*$")
+_DATA_RE = LazyRegex(r"^(\s*)(?:data|stringData):\s*$")
+_DATA_ITEM_RE = LazyRegex(r"^(\s+)[\w.-]+:\s*[\"']?(?P<value>[A-Za-z0-9+/]{16,}={0,2})[\"']?\s*$")
+_DOC_END_RE = LazyRegex(r"^(?:---|```|~~~)")
 
 
 def manifest_secrets(lines: list[str]) -> list[tuple[int, int, str]]:
@@ -495,28 +497,28 @@ def _encoded_secret(value: str) -> bool:
 
 # Credentials in a header (`-H "X-Api-Key: ..."`, `Authorization: Token ...`) or a NuGet-style
 # `<add key="Password" value="...">`.
-_HEADER_RE = re.compile(
+_HEADER_RE = LazyRegex(
     r"(?:authorization:\s*(?:token|api-token)\s+|\bx-(?:[a-z]+-)?(?:api-?)?(?:key|token):\s*)"
     r"([\w=~@.+/-]{8,})",
     re.IGNORECASE,
 )
-_XML_VALUE_RE = re.compile(
+_XML_VALUE_RE = LazyRegex(
     r"key=\"[^\"]*(?:password|token|secret|apikey)[^\"]*\"\s+value=\"([^\"]{6,})\"", re.IGNORECASE
 )
 # `<password>...</password>` in Maven's settings.xml, NuGet or any XML config.
-_XML_ELEMENT_RE = re.compile(
+_XML_ELEMENT_RE = LazyRegex(
     r"<(?P<tag>[\w:.-]*(?:password|passwd|secret|token|apikey|api-key|api_key))>"
     r"(?P<value>[^<\s]{6,})</(?P=tag)>",
     re.IGNORECASE,
 )
 # Credential files and command lines whose syntax names no key before the value: netrc's
 # `password X`, a pgpass `host:port:db:user:password` line, `mysql -pX`.
-_NETRC_RE = re.compile(r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+(\S{6,})\s*$")
-_PGPASS_RE = re.compile(r"^\s*[\w.-]+\.[\w.-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.-]+:(\S{6,})\s*$")
-_MYSQL_P_RE = re.compile(
+_NETRC_RE = LazyRegex(r"^\s*(?:machine\s+\S+\s+)?(?:login\s+\S+\s+)?password\s+(\S{6,})\s*$")
+_PGPASS_RE = LazyRegex(r"^\s*[\w.-]+\.[\w.-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.-]+:(\S{6,})\s*$")
+_MYSQL_P_RE = LazyRegex(
     r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^|;&\n]*?\s-p([^\s'\"]{6,})")
-_BASIC_RE = re.compile(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
-_CURL_USER_RE = re.compile(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
+_BASIC_RE = LazyRegex(r"\b[Bb]asic\s+([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])")
+_CURL_USER_RE = LazyRegex(r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:\"'$<{]+:([^\s\"'@]{6,})")
 
 
 def basic_auth(text: str, check: Callable[[str], bool],

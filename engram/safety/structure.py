@@ -7,10 +7,10 @@ code fences too (see docs/safety.md). Each check takes the folded line and its l
 
 from __future__ import annotations
 
-import re
+from engram.safety.lazy_regex import LazyRegex
 
 # Tool-use markup of the chat formats: a memory that carries it can forge a call or a result.
-_TOOL_RE = re.compile(
+_TOOL_RE = LazyRegex(
     r"</?(?:function|tool)_(?:calls?|results?|use|responses?|code|outputs?|request)>"
     r"|</?(?:antml:invoke|antml:function_calls)>|<(?:antml:)?invoke\s+name\s*=|<parameter\s+name\s*="
     # Mistral's [TOOL_CALLS], Llama 3.1's <function=name>, ReAct's `Action Input:` line.
@@ -25,15 +25,15 @@ _TOOL_GATE = ("<function", "</function_", "<tool_", "</tool_", "invoke", "<param
               "<observation")
 # Chat messages and tool calls written as JSON (OpenAI and Anthropic wire formats): data in
 # sample code, a forged turn in prose. Judged outside fences and inline code only.
-_JSON_TURN_RE = re.compile(
+_JSON_TURN_RE = LazyRegex(
     r"[{,]\s*\"role\"\s*:\s*\"(?:system|developer|tool|function)\"|\"tool_calls\"\s*:\s*\["
     r"|\"method\"\s*:\s*\"tools/call\"|\"function_?call\"\s*:\s*\{"
     r"|\"type\"\s*:\s*\"(?:tool_result|tool_use|function_call|function_call_output)\""
 )
-_INLINE_CODE_RE = re.compile(r"`[^`]*`")
+_INLINE_CODE_RE = LazyRegex(r"`[^`]*`")
 # Role headers at the start of a line: `[SYSTEM]`, `[ADMIN OVERRIDE]`, `SYSTEM:` in capitals with
 # a sentence after it, `IMPORTANT SYSTEM MESSAGE`, Alpaca's `### Instruction:`.
-_BRACKET_RE = re.compile(
+_BRACKET_RE = LazyRegex(
     r"^[\s>*#_-]*\[\[?\s*(?:system|sys|admin|administrator|developer|root|operator)"
     r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\]\]?"
     # `[system]: https://...` is a Markdown link definition; `[ADMIN]: New policy` is a turn.
@@ -41,41 +41,41 @@ _BRACKET_RE = re.compile(
 )
 # The end of the user's turn and the start of another's, as Tensor Trust's attackers write them:
 # `[END OF USER INPUT]`, `%%% BEGIN ADMIN INSTRUCTIONS %%%`, `<<START SYSTEM MESSAGE>>`.
-_TURN_MARKER_RE = re.compile(
+_TURN_MARKER_RE = LazyRegex(
     r"^[\s>*#_-]*(?:[\[<({%#=*~|-]{1,4})\s*(?:BEGIN|END|START|STOP)\s+(?:OF\s+)?(?:THE\s+)?"
     r"(?:USER|ADMIN|ADMINISTRATOR|SYSTEM|DEVELOPER|OPERATOR|ASSISTANT|ROOT)\s+(?:INPUT|MESSAGE"
     r"|PROMPT|INSTRUCTIONS?|TURN|TEXT|AMBIGUITY|OVERRIDE|MODE|QUERY|REQUEST|SECTION)S?\s*"
     r"[\]>)}%#=*~|-]{1,4}"
 )
-_NOTICE_RE = re.compile(
+_NOTICE_RE = LazyRegex(
     r"\b(?:message|notice|update|alert|note|directive|memo|announcement|instructions?)$")
 # A notice signed by a model vendor or the host's team, announcing a change of policy.
-_VENDOR_RE = re.compile(
+_VENDOR_RE = LazyRegex(
     r"(?:the\s+)?(?:anthropic|openai|google|deepmind|claude|chatgpt|gemini|cursor|copilot|github"
     r"|codex|mistral|meta)\b(?:\s+[\w-]+){0,3}\s*:[^\n]{0,200}?\b(?:polic(?:y|ies)|safety"
     r"|restrictions?|rules|permissions?|guardrails|filters?|mode|suspended|disabled|lifted"
     r"|granted|elevated)\b"
 )
-_CAPS_RE = re.compile(r"^[\s>*#_-]*(?:SYSTEM|ADMIN|DEVELOPER)\s*\**\s*:\s*\**\s*(?P<rest>\S.*)$")
-_OFFICIAL_RE = re.compile(
+_CAPS_RE = LazyRegex(r"^[\s>*#_-]*(?:SYSTEM|ADMIN|DEVELOPER)\s*\**\s*:\s*\**\s*(?P<rest>\S.*)$")
+_OFFICIAL_RE = LazyRegex(
     r"\b(?:important|urgent|critical|official|new|priority)\s+(?:system|admin|developer)\s+"
     r"(?:message|notice|instructions?|update|override|directive)\b"
     r"|\b(?:system|admin|developer|security)\s+override\b"
 )
-_ALPACA_RE = re.compile(r"^\s*#{1,6}\s*instruction\s*:")
+_ALPACA_RE = LazyRegex(r"^\s*#{1,6}\s*instruction\s*:")
 # `[system](#instructions)`: a role dressed as a Markdown link to an anchor (Bing-style turns);
 # `# SYSTEM PROMPT` as a heading in capitals; `ADMIN NOTE TO AI:`; `<developer>` holding prose.
-_LINK_ROLE_RE = re.compile(r"\[(?:system|assistant|developer)\]\(#[\w-]*\)")
-_CAPS_HEADING_RE = re.compile(
+_LINK_ROLE_RE = LazyRegex(r"\[(?:system|assistant|developer)\]\(#[\w-]*\)")
+_CAPS_HEADING_RE = LazyRegex(
     r"^\s*#{1,6}\s*(?:SYSTEM|DEVELOPER|ADMIN)\s+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE)\s*:?\s*$"
 )
-_AUTHORITY_RE = re.compile(
+_AUTHORITY_RE = LazyRegex(
     r"\b(?:ADMIN|ADMINISTRATOR|OWNER|SYSTEM|SECURITY|DEVELOPER|OPERATOR)S?\s+(?:NOTE|MESSAGE"
     r"|NOTICE|INSTRUCTIONS?|ORDER)S?\s+(?:TO|FOR)\s+(?:THE\s+)?(?:AI|ASSISTANT|MODEL|AGENT|LLM)S?\b"
 )
-_DEVELOPER_TAG_RE = re.compile(r"<developer>\s*[a-z][^<]*?\s[a-z]")
+_DEVELOPER_TAG_RE = LazyRegex(r"<developer>\s*[a-z][^<]*?\s[a-z]")
 # Inline styles that hide an element's text from the person reading the rendered page.
-_HIDDEN_RE = re.compile(
+_HIDDEN_RE = LazyRegex(
     r"<[a-z][\w-]*\b[^>]*\bstyle\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"
     r"|font-size\s*:\s*0(?:\.0+)?(?:px|em|rem|pt)?\s*(?:[;\"']|!important)|opacity\s*:\s*0(?:\.0+)?"
     r"\s*[;\"']|color\s*:\s*transparent\b)[^>]*>\s*[^<\s]"

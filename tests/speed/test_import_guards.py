@@ -175,11 +175,24 @@ def test_hook_modules_import_no_heavy_libraries() -> None:
     assert proc.stdout.strip() == "[]"
 
 
-def test_rules_compile_lazily_behind_gates() -> None:
-    # Rules compile lazily (import budget); gates are plain compiled patterns.
-    import re
-
-    from engram import safety
-
-    assert all(isinstance(gate, re.Pattern) for gate in safety._GATES.values())
-    assert isinstance(safety._INJECTION_RE, safety._Rule)
+def test_the_scanner_compiles_its_patterns_only_when_used() -> None:
+    """Importing the scanner compiles none of its patterns (about 100 ms for all of them, paid
+    by every hook that re-indexes an edited memory), and scanning a plain rule file compiles a
+    minority: most rules stay behind their word gates."""
+    code = (
+        "import sys, engram.parse; from engram.safety import scan; "
+        "from engram.safety.lazy_regex import LazyRegex; "
+        "rules = [v for name, m in list(sys.modules.items()) if name.startswith('engram.safety')"
+        " for v in vars(m).values() if isinstance(v, LazyRegex)]; "
+        "compiled = lambda: sum('search' in vars(r) for r in rules); "
+        "at_import = compiled(); "
+        "scan(enumerate(['# Commits', '', 'Write commit messages in the imperative mood.',"
+        " '- Keep the subject under 72 characters.', '- Reference the ticket: `PROJ-123`.'], 1)); "
+        "print(len(rules), at_import, compiled())"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    total, at_import, after_scan = map(int, proc.stdout.split())
+    assert total > 100
+    assert at_import == 0
+    assert after_scan < total / 2
