@@ -20,7 +20,7 @@ from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
 from engram.safety.judged import judged, outbound_shape, salutation, sent_file
-from engram.safety.languages import foreign_override, may_override_in
+from engram.safety.languages import defended, foreign_override, may_override_in
 from engram.safety.lazy_regex import LazyRegex
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -493,8 +493,11 @@ _ASSIGN_RE = LazyRegex(
     r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret[oe]?|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
     r"|credentials?|creds|(?:service|account|signing|encryption|master|db|database|secret)[_-]?key"
-    r"|contrase[nñ]a))"
-    r"[\"']?\]?\s*(?::=|=>|[!=]==?|[?+]?=|:|\s(?:is|was)\s)(?![=:])\s*(?P<value>.*)",
+    r"|contrase[nñ]a|secret[_-]?key[_-]?base|requirepass|masterauth))"
+    # `key = v`, `key: v`, `key is v`; a quoted key then a comma (PHP's `define('DB_PASSWORD',
+    # '...')`, a default in `setdefault("TOKEN", "...")`); Redis's `requirepass v`.
+    r"[\"']?\]?\s*(?::=|=>|[!=]==?|[?+]?=|:|\s(?:is|was)\s|(?<=[\"']),(?=\s*[\"'])"
+    r"|(?<=requirepass)\s|(?<=masterauth)\s)(?![=:])\s*(?P<value>.*)",
     re.IGNORECASE,
 )
 # Pagination, idempotency and lock tokens (AWS NextToken, ClientToken, LockToken...) are
@@ -509,7 +512,8 @@ _QUOTED_RE = LazyRegex(r"(?:[rbuRBUfF]{1,2}|@)?([\"'`])(.*?)\1")
 _BARE_RE = LazyRegex(r"[^\s,;:)}\]\"'`]+")
 # Code, not a value: a call, subscript or keyword default (`Token=None`), a tuple, a path, a YAML
 # tag or anchor.
-_CALL_RE = LazyRegex(r"[A-Za-z_][\w.]*\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
+# (A call's name may end in `!` or `?`: Elixir's `System.fetch_env!(...)`, Ruby's `key?(...)`.)
+_CALL_RE = LazyRegex(r"[A-Za-z_][\w.]*[!?]?\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
 _NAME_RE = LazyRegex(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _PLACEHOLDER_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
@@ -720,7 +724,7 @@ _GATES = {
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
         r"|authorization:|x-[\w-]*(?:key|token):|value="
         r"|(?:service|account|signing|encryption|master|db|database|private|auth|secret)[_-]?key"
-        r"|creds"
+        r"|creds|requirepass|masterauth"
         r"|://[^\s/@]*:[^\s/@]*@|mysql|mariadb|token>|private-lines:"
     ),
 }
@@ -1051,7 +1055,11 @@ def _skeleton_override(skel: str) -> bool:
 _FENCE_RE = LazyRegex(r"^\s{0,3}(?:`{3,}|~{3,})")
 # A quoted attack is discussion only beside its defence: a quote, inline code or a fenced block
 # near one of these words (see docs/safety.md, "Code and quoted examples").
-_QUOTED_SPAN_RE = LazyRegex(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\'')
+# Straight and curly quotes, backticks, and the quotation marks of other languages („…“ «…»
+# 「…」 『…』).
+_QUOTED_SPAN_RE = LazyRegex(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\''
+                            r'|\u201e[^\u201c\u201d"]{4,}[\u201c\u201d"]|\u00ab[^\u00bb]{4,}\u00bb'
+                            r'|\u300c[^\u300d]{2,}\u300d|\u300e[^\u300f]{2,}\u300f')
 _DEFENCE_RE = LazyRegex(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
@@ -1187,7 +1195,8 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
 
 
 def _injects(text: str) -> bool:
-    return bool(_injection(text) or family_line(text) or judged(text) is not None)
+    return bool(_injection(text) or family_line(text) or judged(text) is not None
+                or foreign_override(text) is not None)
 
 
 def _defended(index: int, low: list[str]) -> bool:
@@ -1197,7 +1206,7 @@ def _defended(index: int, low: list[str]) -> bool:
     # warn against them.
     if "://" in window or "@" in window:
         window = _URL_RE.sub(" ", window)
-    return bool(_DEFENCE_RE.search(window))
+    return bool(_DEFENCE_RE.search(window)) or defended(window)
 
 
 def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:

@@ -74,6 +74,10 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Mailchimp key", r"[a-f0-9]{32}-us\d{1,2}"),
     ("Mailgun key", r"key-[a-f0-9]{32}"),
     ("Telegram bot token", r"\d{5,16}:A[A-Za-z0-9_-]{34}"),
+    ("Telegram bot token", r"bot\d{5,16}:A[A-Za-z0-9_-]{34}"),  # in an API URL's path
+    ("Lob API key", r"(?:live|test)_(?:[a-f0-9]{35}|pub_[a-f0-9]{31})"),
+    ("LaunchDarkly key", r"(?:api|sdk)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}"
+                         r"-[a-f0-9]{12}"),
     ("Discord bot token", r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}"),
     ("Alibaba key", r"LTAI[A-Za-z0-9]{20}"),
     ("Atlassian token", r"ATATT3[A-Za-z0-9_=-]{186}"),
@@ -183,6 +187,9 @@ _PREFIXED_RE = LazyRegex(
     r"(?<![A-Za-z0-9_.+/=-])(?!sha\d|md5|blake|sri)(?P<prefix>[a-z][a-z0-9]{1,9})[_-]"
     r"(?:[a-z0-9]{1,8}[_-])?(?P<body>[A-Za-z0-9_-]{28,200})(?![A-Za-z0-9_+/=-])"
 )
+# Keys made to be embedded in web pages, which grant nothing secret: Stripe's and Clerk's
+# publishable keys, PostHog's project key. (Each provider's secret keys have other prefixes.)
+_PUBLISHABLE = ("pk_live_", "pk_test_", "phc_")
 _BRAINTREE_RE = LazyRegex(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
 _RUN_RE = LazyRegex(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 _LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
@@ -240,6 +247,8 @@ def provider_token(text: str) -> tuple[int, str] | None:
                     continue  # `s.getElementsByTagName`: a property, not a token
                 return column + run.start() + m.start(), name
             for m in _PREFIXED_RE.finditer(_after_key(run.group())):
+                if m.group().startswith(_PUBLISHABLE):
+                    continue
                 if random_body(m.group("body"), m.group("prefix")):
                     return column + run.start() + m.start(), "prefixed API token"
     return None
