@@ -190,6 +190,28 @@ def test_public_keys_and_references_in_those_placements_are_not_secrets(text: st
     assert kinds(text) == []
 
 
+SEALED = """```yaml
+apiVersion: bitnami.com/v1alpha1
+kind: SealedSecret
+metadata:
+  name: billing-db
+spec:
+  encryptedData:
+    password: AgBy8hCi9mQWr2+Lk0Zf7Ys1nPd3Xv5Tq8Rw6Ue4Jo2Hg9Kc1Mb3Nx7Va5Sd2Fp8Ql6Wz0Ej4Ir1Ot9Yu3Gh5
+    api_token: AgC3Kd9Lm2Np8Qr5St1Uv7Wx4Yz6Ab0Cd3Ef9Gh2Ij5Kl8Mn1Op4Qr7St0Uv3Wx6Yz9Ab2Cd5Ef8Gh1Ij4K
+  template:
+    metadata:
+      name: billing-db
+```"""
+
+
+def test_a_sealed_secrets_ciphertext_is_not_a_secret_but_the_same_values_elsewhere_are() -> None:
+    assert kinds(SEALED) == []
+    assert kinds(SEALED.replace("kind: SealedSecret", "kind: ConfigMap")) == ["secret"]
+    beside = SEALED.replace("  template:\n", "  template:\n    password: Zq8w!vR2p#Lm4tYx9\n")
+    assert kinds(beside) == ["secret"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

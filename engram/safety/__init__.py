@@ -30,6 +30,7 @@ from engram.safety.secrets import (
     provider_token,
     random_letters,
     real_token,
+    sealed_values,
 )
 from engram.safety.structure import (
     forged_tool_markup,
@@ -1375,6 +1376,9 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     if any("kind:" in text for text in raw):
         for index, col, detail in manifest_secrets(raw):
             add(items[index][0], "secret", (col, detail))
+        if any("SealedSecret" in text for text in raw):
+            for index in sealed_values(raw):
+                found.pop((items[index][0], "secret"), None)
 
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)

@@ -493,6 +493,30 @@ def manifest_secrets(lines: list[str]) -> list[tuple[int, int, str]]:
     return hits
 
 
+_KIND_SEALED_RE = LazyRegex(r"^\s*kind:\s*[\"']?SealedSecret[\"']?\s*$")
+_ENCRYPTED_DATA_RE = LazyRegex(r"^(\s*)encryptedData:\s*$")
+
+
+def sealed_values(lines: list[str]) -> set[int]:
+    """Indexes of the lines under a SealedSecret's `encryptedData:`: ciphertext only the
+    cluster's controller can open, made to be committed (the manifest's whole point)."""
+    found: set[int] = set()
+    sealed, block_indent = False, None
+    for index, line in enumerate(lines):
+        if _DOC_END_RE.match(line):
+            sealed, block_indent = False, None
+        elif _KIND_SEALED_RE.match(line):
+            sealed = True
+        elif (head := _ENCRYPTED_DATA_RE.match(line)) is not None:
+            block_indent = len(head.group(1)) if sealed else None
+        elif block_indent is not None and line.strip():
+            if len(line) - len(line.lstrip()) <= block_indent:
+                block_indent = None
+            else:
+                found.add(index)
+    return found
+
+
 def _encoded_secret(value: str) -> bool:
     try:
         raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
