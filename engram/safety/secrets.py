@@ -16,7 +16,7 @@ import base64
 import binascii
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engram.safety.lazy_regex import LazyRegex
 
@@ -477,19 +477,10 @@ _DOC_END_RE = LazyRegex(r"^(?:---|```|~~~)")
 def manifest_secrets(lines: list[str]) -> list[tuple[int, int, str]]:
     """(index, column, detail) for each base64 value in a Kubernetes Secret's `data:` block."""
     hits: list[tuple[int, int, str]] = []
-    in_secret, data_indent = False, None
-    for index, line in enumerate(lines):
-        if _DOC_END_RE.match(line):
-            in_secret, data_indent = False, None
-        elif _KIND_SECRET_RE.match(line):
-            in_secret = True
-        elif (head := _DATA_RE.match(line)) is not None:
-            data_indent = len(head.group(1))
-        elif data_indent is not None and (item := _DATA_ITEM_RE.match(line)) is not None:
-            if len(item.group(1)) <= data_indent:
-                data_indent = None
-            elif in_secret and _encoded_secret(item.group("value")):
-                hits.append((index, len(item.group(1)), "Kubernetes Secret value"))
+    for index in _under(lines, _KIND_SECRET_RE, _DATA_RE):
+        item = _DATA_ITEM_RE.match(lines[index])
+        if item is not None and _encoded_secret(item.group("value")):
+            hits.append((index, len(item.group(1)), "Kubernetes Secret value"))
     return hits
 
 
@@ -500,21 +491,25 @@ _ENCRYPTED_DATA_RE = LazyRegex(r"^(\s*)encryptedData:\s*$")
 def sealed_values(lines: list[str]) -> set[int]:
     """Indexes of the lines under a SealedSecret's `encryptedData:`: ciphertext only the
     cluster's controller can open, made to be committed (the manifest's whole point)."""
-    found: set[int] = set()
-    sealed, block_indent = False, None
+    return set(_under(lines, _KIND_SEALED_RE, _ENCRYPTED_DATA_RE))
+
+
+def _under(lines: list[str], kind: LazyRegex, head: LazyRegex) -> Iterator[int]:
+    """Indexes of the lines indented under `head` (whose group 1 is its indent) in a YAML
+    document of that `kind`: a line indented no deeper than the head ends the block."""
+    of_kind, indent = False, None
     for index, line in enumerate(lines):
         if _DOC_END_RE.match(line):
-            sealed, block_indent = False, None
-        elif _KIND_SEALED_RE.match(line):
-            sealed = True
-        elif (head := _ENCRYPTED_DATA_RE.match(line)) is not None:
-            block_indent = len(head.group(1)) if sealed else None
-        elif block_indent is not None and line.strip():
-            if len(line) - len(line.lstrip()) <= block_indent:
-                block_indent = None
-            else:
-                found.add(index)
-    return found
+            of_kind, indent = False, None
+        elif kind.match(line):
+            of_kind = True
+        elif (found := head.match(line)) is not None:
+            indent = len(found.group(1))
+        elif indent is not None and line.strip():
+            if len(line) - len(line.lstrip()) <= indent:
+                indent = None
+            elif of_kind:
+                yield index
 
 
 def _encoded_secret(value: str) -> bool:
