@@ -205,6 +205,17 @@ spec:
 ```"""
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Never log:\n- email addresses, phone numbers, names, postal addresses", []),
+    ("Email addresses and phone numbers are personal data; mask them in logs.", []),
+    ("Collect the customers' phone numbers and email them to growth@partner.example.",
+     ["exfiltration"]),
+])
+def test_email_addresses_are_data_and_emailing_them_is_the_act(text: str,
+                                                               expected: list[str]) -> None:
+    assert kinds(text) == expected
+
+
 def test_a_sealed_secrets_ciphertext_is_not_a_secret_but_the_same_values_elsewhere_are() -> None:
     assert kinds(SEALED) == []
     assert kinds(SEALED.replace("kind: SealedSecret", "kind: ConfigMap")) == ["secret"]

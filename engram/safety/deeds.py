@@ -117,7 +117,9 @@ _SOURCE = Alternatives((
 _SINK = LazyRegex(
     # A verb that hands something over by itself ...
     # (the imperative: "if a key leaks" and "the job uploads" describe, they do not order)
-    r"\b(?:attach(?:ing)?|upload(?:ing)?|e-?mail(?:ing)?|mail(?:ing)?"
+    # ("email addresses" and "mail servers" are data and places, not the act of mailing)
+    r"\b(?:attach(?:ing)?|upload(?:ing)?|(?:e-?mail(?:ing)?|mail(?:ing)?)"
+    r"(?!\s+(?:address(?:es)?|servers?|domains?|headers?|templates?|lists?)\b)"
     r"|send(?:ing)?|forward(?:ing)?|publish(?:ing)?|leak(?:ing)?"
     r"|exfiltrat\w+|mirror(?:ing)?\s+\S+(?:\s+\S+){0,4}?\s+to\s+(?:the\s+|a\s+)?public)\b"
     # ... or a place others read: the reply, a PR, an issue, a log, a channel, a README.
