@@ -60,7 +60,11 @@ _CAPS_RE = LazyRegex(r"^[\s>*#_-]*(?:SYSTEM|ADMIN|DEVELOPER)\s*\**\s*:\s*\**\s*(
 _OFFICIAL_RE = LazyRegex(
     r"\b(?:important|urgent|critical|official|new|priority)\s+(?:system|admin|developer)\s+"
     r"(?:message|notice|instructions?|update|override|directive)\b"
-    r"|\b(?:system|admin|developer|security)\s+override\b"
+    # "SYSTEM OVERRIDE: ...", "admin override engaged": announced, not a feature named
+    # ("# Admin override in the ops CLI", "the admin override flag").
+    r"|\b(?:system|admin|developer|security)\s+override\b(?=\s*(?:[:\-\u2014\u2013)\]>*!|.]|$)"
+    r"|\s+(?:mode|enabled|activated|granted|engaged|in\s+effect|active|accepted|approved"
+    r"|code|protocol|request|command|notice|message|instructions?|directive)\b)"
 )
 _ALPACA_RE = LazyRegex(r"^\s*#{1,6}\s*instruction\s*:")
 # `[system](#instructions)`: a role dressed as a Markdown link to an anchor (Bing-style turns);
