@@ -169,6 +169,7 @@ def test_stand_ins_are_not_secrets(text: str) -> None:
     "define( 'DB_PASSWORD', 'k7Tq=Vw2_nR9xPz' );",
     "  secret_key_base: e228f219e9cb0eb53f16947ccf25ec84d8dbc74254770f58904dba41ecccc3fc1626e53a1"
     "3043b026c48bbf33feff9243a8f506b40928b5b7a767c76fb008f86",
+    "RECAPTCHA_SECRET_KEY=6Lc9xQkqAAAAAKp3Wz8Rn1Tb6Ym4Vd0Hs9Jf2Lq7",  # a site key's counterpart
 ])
 def test_secrets_in_more_placements_are_found(text: str) -> None:
     assert kinds(text) == ["secret"]
@@ -179,6 +180,8 @@ def test_secrets_in_more_placements_are_found(text: str) -> None:
     'const stripe = Stripe("pk_live_51SM9wCZ7Uw9xfogoEmvnEN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8UzDzV8fU'
     'kkibjL5DZPjN0MEQ7wjJJibaZUPgHV7iB3m03");',
     'posthog.init("phc_nbqnsGpWLuqIA1id6Vw5DQL05HA064GiIjHGb3CXlMa", { api_host: "/ingest" });',
+    "RECAPTCHA_SITE_KEY=6Lc9xQkqAAAAAB3v7Wm1pZr8Tn2Yd5Kf0Hs4Jq6L",
+    "TURNSTILE_SITEKEY: 0x4AAAAAAAB3v7Wm1pZr8Tn2",
     # references, not values
     'config :app, secret_key_base: System.fetch_env!("SECRET_KEY_BASE")',
     "define( 'DB_PASSWORD', getenv('DB_PASSWORD') );",

@@ -410,6 +410,9 @@ _KEYWORD_END_RE = LazyRegex(_KEYWORD_RE.pattern + r"\Z", re.IGNORECASE)
 _UUID_RE = LazyRegex(r"(?:[a-z]{2,6}-)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}", re.IGNORECASE)
 _PROVIDER_RE = LazyRegex(_PROVIDER_NAMES, re.IGNORECASE)
 _AUTH_KEY_RE = LazyRegex(r"auth|token|secret|passw|api[_-]?key", re.IGNORECASE)
+# A CAPTCHA's site key and a publishable key are rendered into web pages; their secret
+# counterparts are named as such.
+_PUBLIC_NAME_RE = LazyRegex(r"site[ _.-]?key|publishable|\bpublic\b", re.IGNORECASE)
 _VALUE_AFTER_RE = LazyRegex(r"(?:=|:|=>)[ \t'\"`=]{0,5}([A-Za-z0-9_+/=~.-]{14,200})")
 # Signed URLs carry their credential in the query: an Azure SAS (`sv=...&sig=...`) or an AWS
 # presigned URL (`X-Amz-Signature=...` beside `X-Amz-Credential=...`).
@@ -439,6 +442,8 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
             key = text[head_start + m.start() : v.start()] if m else ""
             # A UUID is an id (`idempotency_key: ...`) unless a provider that issues UUID keys
             # is named (Heroku, Snyk, LaunchDarkly's `sdk-...`) or the key says it authenticates.
+            if m and _PUBLIC_NAME_RE.search(key) and not _AUTH_KEY_RE.search(key):
+                continue  # a site key or a publishable key is made to be shown
             if m and (not _UUID_RE.fullmatch(value) or _PROVIDER_RE.search(key)
                       or _AUTH_KEY_RE.search(key)):
                 return head_start + m.start(), "random value under a credential name"
