@@ -245,17 +245,9 @@ class Printable(NamedTuple):
     """The outcome of re-reading a memory just before printing it."""
 
     status: str  # "ok" | "changed" | "unsafe" | "unreadable"
-    text: str = ""  # the file as proved and judged, when it is ok to print
+    body: str = ""
     findings: tuple[Finding, ...] = ()
     allowed: tuple[Finding, ...] = ()
-
-    @property
-    def body(self) -> str:
-        """The rendered body. Rendered when asked, not by the check: a session start proves a
-        few hundred memories it only names."""
-        from engram.sections import rendered_lines
-
-        return "\n".join(line for _, line in rendered_lines(self.text))
 
     @property
     def exclusion(self) -> str:
@@ -269,6 +261,8 @@ def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | No
     the bytes with that hash (engram.safety.verdicts): equal hashes prove the bytes printed are
     the bytes it judged, so it stands; without one the bytes are scanned now. `allow` is the
     `safety.allow` in force (the memory's own when None)."""
+    from engram.sections import rendered_lines
+
     try:
         raw = (root / memory.rel_path).read_bytes()
     except OSError:
@@ -279,10 +273,11 @@ def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | No
         from engram.safety.verdicts import judge  # the scan's rules load only when needed
 
         stored = judge(raw, memory)
+    text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
+    body = "\n".join(line for _, line in rendered_lines(text))
     exempt = frozenset(memory.safety_allow if allow is None else allow)
     findings = tuple(f for f in stored if f.kind not in exempt)
     allowed = tuple(f for f in stored if f.kind in exempt)
     if findings:
         return Printable("unsafe", findings=findings, allowed=allowed)
-    return Printable("ok", text=raw.decode("utf-8", errors="replace").lstrip("\ufeff"),
-                     allowed=allowed)
+    return Printable("ok", body=body, allowed=allowed)

@@ -331,29 +331,17 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex |
     ),
 )
 _DETAILS = tuple(detail for _, detail, _ in _RULES)
-_CACHE: list[re.Pattern[str] | None] = [None] * len(_RULES)
 _HIJACK_BASE = len(_RULES)
-_HIJACK_CACHE: list[re.Pattern[str] | None] = [None] * len(_HIJACK_RULES)
-ALL = frozenset(range(len(_RULES) + len(_HIJACK_RULES)))
+# Compiled on first use: a memory without any anchor never pays for them.
+_PATTERNS = (*(LazyRegex(pattern) for _, _, pattern in _RULES),
+             *(LazyRegex(rule[3]) for rule in _HIJACK_RULES))
+ALL = frozenset(range(len(_PATTERNS)))
 _WORD_RE = LazyRegex(r"[a-z]+")
-
-
-def _rule(index: int) -> re.Pattern[str]:
-    if index >= _HIJACK_BASE:
-        i = index - _HIJACK_BASE
-        hijack = _HIJACK_CACHE[i]
-        if hijack is None:
-            hijack = _HIJACK_CACHE[i] = re.compile(_HIJACK_RULES[i][3])
-        return hijack
-    rx = _CACHE[index]
-    if rx is None:  # compiled on first use: a memory without any anchor never pays for it
-        rx = _CACHE[index] = re.compile(_RULES[index][2])
-    return rx
 
 
 def _search(index: int, text: str, words: frozenset[str] | None = None
             ) -> re.Match[str] | None:
-    rx = _rule(index)
+    rx = _PATTERNS[index]
     if index < _HIJACK_BASE:
         return rx.search(text)
     opens, _, _, _, lead = _HIJACK_RULES[index - _HIJACK_BASE]
