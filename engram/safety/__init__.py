@@ -15,12 +15,18 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
+from engram.safety.decode import decoded_command, encoded_run, may_run_encoded, readings
 from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
 from engram.safety.judged import judged, outbound_shape, salutation, sent_file
-from engram.safety.languages import defended, foreign_override, may_override_in
+from engram.safety.languages import (
+    defended,
+    foreign_override,
+    may_override_in,
+    may_override_on_a_line,
+)
 from engram.safety.lazy_regex import LazyRegex
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
@@ -419,7 +425,8 @@ _PATH = (
     r"|\.(?:cargo|gem)[/\\]credentials\b|\.terraform\.d[/\\]credentials"
     r"|[\w./-]*id_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub))"
 )
-_SINK = r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|nslookup|dig)\b"
+_SINK = (r"(?:base64\s*(?:-w\s*0\s*)?\|\s*)?(?:xargs\s+(?:-\S+\s+(?:\S+\s+)?)*)?"
+         r"(?:curl|wget|nc|ncat|netcat|socat|nslookup|dig)\b")
 _UPLOAD_RE = LazyRegex(
     rf"(?:-d|--data[\w-]*|-f|--form)[\s=]*['\"]?(?:[\w-]+=)?@{_PATH}"
     rf"|(?:--upload-file|-t|--post-file|--body-file|-infile)[\s=]+{_PATH}"
@@ -782,12 +789,19 @@ def _may_inject(prose: str, words: list[str]) -> bool:
 
 def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, int, str]]:
     more = anchored_phrases(prose, anchored) if anchored else []
-    if not _GATES["injection"].search(prose):
+    if _GATES["injection"].search(prose):
+        more = [
+            (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
+            for m in _INJECTION_RE.finditer(prose)
+        ] + more
+    if not more:
         return more
-    return [
-        (m.start(), m.end(), _INJECTION_DETAIL[m.lastgroup or ""])
-        for m in _INJECTION_RE.finditer(prose)
-    ] + more
+    # "Never reveal your system prompt" is the defence the leak request reads like.
+    return [hit for hit in more if hit[2] != "prompt leak request"
+            or not _REFUSED_RE.search(prose, max(0, hit[0] - 24), hit[0])]
+
+
+_REFUSED_RE = LazyRegex(r"\b(?:never|not|n't|mustn'?t|refuse\s+to)\s+(?:\w+\s+)?$")
 
 
 # Every `_EXFIL_PROSE` rule but the URL one ("http") needs one of these verbs as a whole word;
@@ -1067,7 +1081,12 @@ _DEFENCE_RE = LazyRegex(
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
     # the bad example labelled as such ("Example - Vulnerable:", "an insecure prompt")
-    r"|vulnerab\w*|insecure|anti-?patterns?|bad\s+examples?)\b"
+    r"|vulnerab\w*|insecure|anti-?patterns?|bad\s+examples?"
+    # ... or one the reader is warned about: a threat, a phish, a fake with no authority
+    r"|threats?|phishing|spoof\w*|forged|fake|suspicious|red\s+flags?|social\s+engineering"
+    r"|(?:carries|carry|has|have|with)\s+no\s+authority|declin(?:e|es|ed|ing)"
+    r"|trying\s+to\s+(?:extract|trick|manipulate|hijack|steal|exfiltrate|leak)"
+    r"|leak(?:s|ed|ing|age)?|exfiltrat\w*)\b"
 )
 _URL_RE = LazyRegex(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
@@ -1129,6 +1148,7 @@ class _Possible(NamedTuple):
     typos: bool
     reordered: bool  # an override read backwards, in ROT13 or in reverse word order
     tools: bool  # tool-call markup
+    decodes: bool  # a decoder named: a command may be decoded, then run
 
 
 _ROLE_GATE_LINES = LazyRegex(_GATES["role-play"].pattern, re.MULTILINE)
@@ -1153,7 +1173,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
     skel = skeleton(joined)
     reordered = any(_skeleton_override(v) for v in variants(skel, joined)[1:])
     return _Possible(
-        foreign=may_override_in(raw, words) and foreign_override(raw.lower()) is not None,
+        foreign=may_override_in(raw, words) and may_override_on_a_line(raw, low, words),
         skeleton=_skeleton_override(skel) or reordered,
         base64=bool(_BASE64_RE.search(raw)),
         tokens=provider_token(raw) is not None,
@@ -1162,6 +1182,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
         typos=typo_override(joined.lower()),
         reordered=reordered,
         tools=may_forge_tools(low_joined),
+        decodes=may_run_encoded(low_joined),
     )
 
 
@@ -1197,7 +1218,7 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
 
 def _injects(text: str) -> bool:
     return bool(_injection(text) or family_line(text) or judged(text) is not None
-                or foreign_override(text) is not None)
+                or foreign_override(text) is not None or permission_grab(text, text) is not None)
 
 
 def _defended(index: int, low: list[str]) -> bool:
@@ -1216,6 +1237,30 @@ def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) ->
     if not _QUOTED_SPAN_RE.search(low[index]):
         return False
     return not hit(_QUOTED_SPAN_RE.sub(" ", low[index])) and _defended(index, low)
+
+
+# Chat-template tokens and instruction-tuning headers are also the subject of docs for teams that
+# build on models: a ChatML or Alpaca sample in a code block, under prose about the format, shows
+# the format and forges no turn. What the sample's turns say is judged like any other line.
+_FORMAT_MARKERS = ("chat-template token", "instruction-tuning header")
+_FORMAT_WORDS = LazyRegex(
+    r"\b(?:templates?|chatml|formats?|layouts?|datasets?|fine-?tun\w*|training|tokeni[sz]ers?"
+    r"|apply_chat_template|special\s+tokens|alpaca|llama|mistral|gemma|vicuna|instruct)\b")
+
+
+def _format_sample(index: int, low: list[str], fences: list[bool],
+                   hit: Callable[[str], object]) -> bool:
+    """A template token in code (a fenced block, or only inside inline code), beside words about
+    prompt formats (for a block, near it or in it)."""
+    start = index
+    if fences[index]:
+        while start > 0 and fences[start - 1]:
+            start -= 1
+        start -= 1  # the fence line
+    elif not _QUOTED_SPAN_RE.search(low[index]) or hit(_QUOTED_SPAN_RE.sub(" ", low[index])):
+        return False
+    window = " ".join(low[max(0, start - _CONTEXT) : index + _CONTEXT + 1])
+    return _FORMAT_WORDS.search(window) is not None
 
 
 def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
@@ -1241,7 +1286,24 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
     At most one finding per (line, kind): the leftmost. A phrase wrapped across two consecutive
     lines is reported on the line where it starts.
     """
-    items = [(number, text) for number, text in lines]
+    found = _judge([(number, text) for number, text in lines], read_disguises=True)
+    ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
+    allowed = frozenset(allow)
+    return ScanResult(
+        findings=tuple(f for f in ordered if f.kind not in allowed),
+        allowed=tuple(f for f in ordered if f.kind in allowed),
+    )
+
+
+# The kinds a disguised line is read again for: what a line says once decoded (a secret's shape
+# or an invisible character is judged on the line as written).
+_SAID = ("injection", "role-play", "exfiltration")
+
+
+def _judge(items: list[tuple[int, str]], read_disguises: bool
+           ) -> dict[tuple[int, str], tuple[int, Finding]]:
+    """Every finding of `scan`, by (line, kind), with its column. With `read_disguises`, lines
+    are also judged with their disguises undone (`engram.safety.decode`)."""
     found: dict[tuple[int, str], tuple[int, Finding]] = {}
 
     def add(line: int, kind: str, hit: tuple[int, str] | None) -> None:
@@ -1292,6 +1354,12 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         done = deed(low[index]) if not injection and against is None else None
         if done is not None and done[1] == "injection":
             injection.append((done[0], done[2]))
+        if not injection and checks.decodes:
+            hidden_run = encoded_run(low[index])
+            if hidden_run is None and checks.base64:
+                hidden_run = decoded_command(text)
+            if hidden_run is not None:
+                injection.append((hidden_run, "encoded command run unread"))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         hidden = hidden_text(low[index])
@@ -1302,6 +1370,10 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         role = _role_play(folded[index], low[index], fences[index], checks.role, checks.tools)
         if role and role[1].startswith("chat-template token") and _quoted_example(
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
+            role = None
+        if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
+                index, low, fences,
+                lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
         add(number, "role-play", role)
         sent = sent_file(low[index])
@@ -1379,10 +1451,14 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanR
         if any("SealedSecret" in text for text in raw):
             for index in sealed_values(raw):
                 found.pop((items[index][0], "secret"), None)
-
-    ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
-    allowed = frozenset(allow)
-    return ScanResult(
-        findings=tuple(f for f in ordered if f.kind not in allowed),
-        allowed=tuple(f for f in ordered if f.kind in allowed),
-    )
+    if read_disguises:
+        for plain, changed, how in readings(items, "\n".join(low), checks.base64):
+            # Only the changed lines and the context their verdict reads are judged again (a
+            # fence line keeps its place, so the lines inside a block stay inside it).
+            near = {n for c in changed for n in range(c - _CONTEXT, c + _CONTEXT + 1)}
+            plain = [(n, t if n in near or _FENCE_RE.match(t) else "") for n, t in plain]
+            for (line, kind), (col, finding) in _judge(plain, read_disguises=False).items():
+                if line in changed and kind in _SAID and (line, kind) not in found:
+                    found[(line, kind)] = (col, finding._replace(
+                        detail=f"{finding.detail} ({how})"))
+    return found

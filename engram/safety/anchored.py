@@ -49,6 +49,8 @@ _RULES: tuple[tuple[tuple[str, ...], str, str], ...] = (
             "policies", "programming", "configuration")),
          "you were given", "you have been given", "you received", "you got"),
         "instruction override",
+        # "if your configuration is invalid, ..." supposes; it declares nothing void
+        rf"(?<!\bif\s)(?<!when\s)(?<!whether\s)(?<!unless\s)"
         rf"\b(?:your\s+(?:(?:previous|earlier|prior|original|initial|old|existing|current)\s+)?"
         rf"{_ORDERS}|(?:the\s+)?(?:orders|instructions|rules|guidelines|guidance|directives"
         r"|constraints|policies)\s+(?:that\s+)?you\s+(?:were\s+given|have\s+been\s+given|received"

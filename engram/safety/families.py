@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from engram.safety import claims
 from engram.safety.lazy_regex import LazyRegex
 
 
@@ -66,7 +67,8 @@ _PRIOR = frozenset(("previous", "previously", "prior", "above", "preceding", "ea
                     "original", "initial", "foregoing", "your"))
 # ... or words after them ("the instructions you were given", "the rules from before").
 _PRIOR_AFTER_RE = LazyRegex(
-    r"\s*(?:(?:that\s+)?you\s+(?:were|have\s+been|had\s+been|got|received)\b|given\s+(?:to\s+you"
+    r"\s*(?:(?:that\s+)?you\s+(?:were|have\s+been|had\s+been|got|received)\b"
+    r"|(?:handed|passed|sent|issued)\s+to\s+you\b|given\s+(?:to\s+you"
     r"|above|earlier|before|previously)|(?:from\s+)?(?:before|beforehand|earlier|previously|above"
     r"|so\s+far|until\s+now)\b|at\s+the\s+(?:start|beginning))"
 )
@@ -148,7 +150,7 @@ _HIJACK_RE = LazyRegex(
     r"|\b(?:scratch|scrap|forget|ignore|disregard|drop)\s+(?:all\s+(?:of\s+)?)?(?:that|this"
     r"|everything(?:\s+(?:above|before|so\s+far))?)\b[\s\S]{0,40}?\bnew\s+(?:task|goal|objective"
     r"|instructions?|orders?)\s*:"
-    r"|\b(?:stop\s+everything|never\s*mind)\b[\s\S]{0,60}?\b(?:just|only|simply)\s+(?:print"
+    r"|\b(?:stop\s+everything|never\s*mind)\b[\s\S]{0,60}?\b(?:just|only|simply|instead,?)\s+(?:print"
     r"|say|output|write|type|respond\s+with|reply\s+with)\b"
 )
 _SHOW = (
@@ -275,7 +277,10 @@ _NEGATION_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|for
 
 # --- persona ------------------------------------------------------------------------------------
 _PERSONA_RE = LazyRegex(
-    r"\b(?:without\s+(?:ever\s+)?refus(?:ing|al)|never\s+refuses|no\s+refusals?)\b"
+    # "never refuses" as a trait, not "never refuses a refund question" (a product's behaviour)
+    r"\b(?:without\s+(?:ever\s+)?refus(?:ing|al)|no\s+refusals?)\b|\bnever\s+refuses"
+    r"(?=\s*(?:[.,;:!)]|$|and\b|or\b|any\b|anything\b|a\s+request|requests?\b|to\s+(?:answer|help|comply)"
+    r"|orders|instructions|commands))"
     r"|\b(?:unfiltered|uncensored|unrestricted|jailbroken|amoral|unaligned|unethical)\s+(?:\w+\s+)?"
     r"(?:model|ai|assistant|chatbot|bot|llm|persona|alter\s+ego)\b"
 )
@@ -367,7 +372,7 @@ FAMILIES: tuple[_Family, ...] = (
                     " char above before told asked instructed programmed configured mentioned"
                     " stored written contained listed internal loaded initialized initialised"
                     " started booted including preamble configured created primed programmed"),
-             _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE),
+             _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE, _unnegated),
     _Family("injection", "hide from the user",
             (_words("received got read saw given followed instruction instructions note message"
                     " directive request"),
@@ -397,6 +402,17 @@ FAMILIES: tuple[_Family, ...] = (
                     " number passphrase pin database_url dsn connection url"),
              _words("read tell give recite whisper sing show list"),
              _words("act pretend play roleplay role impersonate are")), _RECITER_RE),
+    _Family("injection", "instruction override (orders declared void)",
+            (claims.VOID_WORDS, claims.OWN_WORDS), claims.VOID_RE, claims.declared),
+    _Family("injection", "the user's word made powerless", claims.DEMOTE_WORDS,
+            claims.DEMOTE_RE, claims.declared),
+    _Family("injection", "persona without limits", claims.LIMITS_WORDS, claims.LIMITS_RE,
+            claims.to_the_model),
+    _Family("injection", "prompt leak request", claims.EXTRACT_WORDS, claims.EXTRACT_RE,
+            claims.asked),
+    _Family("injection", "hide from the user", claims.CONCEAL_WORDS, claims.CONCEAL_RE),
+    _Family("role-play", "notice from the model's maker", claims.AUTHORITY_WORDS,
+            claims.AUTHORITY_RE, claims.grants),
     _Family("role-play", "delimited system header",
             (_words("system developer admin administrator operator"),), _BANNER_RE, cased=True),
 )

@@ -36,11 +36,20 @@ _SKIPS_CHECKS = LazyRegex(
     r"|operations?)\b|\bnever\s+ask\b|\bwithout\s+(?:asking|confirmation|review|running)"
     r"|\bmerge\s+it\b|\bno\s+(?:need\s+to\s+)?(?:confirm|ask|review)"
 )
+_READER = r"(?:ai|llm|language\s+model|assistant|agent|bot|model)"
 _TO_THE_MODEL = LazyRegex(
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:[\w-]+\s+)?(?:ai|assistant"
     r"|model|llm|agent|automated\s+reviewer|copilot|claude)s?\b"
-    r"|\b(?:ai|llm)\s+(?:agents?|assistants?|models?)\s+(?:reading|processing|seeing)\s+this\b"
-    r"|\bto\s+(?:any|all|the)\s+(?:ai|llm|assistant|agent)s?\s+reading\s+this\b"
+    # the model as a reader of data: the one that reads, summarises or copies this
+    r"|\b(?:ai|llm|language\s+model)s?\s+(?:agents?\s+|assistants?\s+|models?\s+|reviewers?\s+)?"
+    r"(?:reading|processing|seeing|copying|summari[sz]ing|triaging|parsing|translating|indexing)"
+    r"\s+(?:this|these)\b"
+    r"|\bto\s+(?:any|all|the|whichever|every)\s+" + _READER + r"s?\s+(?:agent\s+|assistant\s+)?"
+    r"(?:(?:that|who)\s+)?(?:reading|reads)\s+this\b"
+    r"|\b(?:when|if|whenever)\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model)\s+(?:\w+\s+)?"
+    r"(?:summari[sz]es|reads|processes|reviews|parses|copies|translates|triages)\s+this\b"
+    r"|\battention\s+(?:ai|llm|agents?|assistants?|bots?)\b"
+    r"|\b(?:ai|llm)[-_ ](?:agents?|reviewers?|assistants?)\s*:"
 )
 _ASKS = LazyRegex(
     r"\b(?:disregard|ignore|forget|bypass|skip|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
@@ -51,6 +60,18 @@ _ASKS = LazyRegex(
     r"|email)\b[^.;\n]{0,60}?(?:\.ssh|authorized_keys|\.aws|\.env\b|credentials|secrets?\b"
     r"|tokens?\b|api\s+keys?|passwords?)"
     r"|\bpre-?approved\b|\bapprove\s+(?:this|the)\s+(?:pr|pull\s+request|change)"
+    # checks switched off in code or config, commands slipped in, findings buried, data shared out
+    r"|\breturn\s+true\b|\bif\s+true\s*:|\bdebug\s*[:=]\s*true\b|\ballowed_hosts\b"
+    r"|\b(?:os\.system|subprocess\.\w+|eval|exec)\s*\(|\|\s*(?:ba|z)?sh\b"
+    r"|\bmark\s+(?:all|every|these|the)\s+(?:\w+\s+)?(?:findings|alerts|issues|vulnerabilities)"
+    r"\s+as\s+(?:false\s+positives|resolved|fixed|safe)"
+    r"|\bclose\s+(?:every|all)\s+(?:other\s+)?(?:open\s+)?(?:tickets|issues|prs|alerts)"
+    r"|\bshare\b[^.;\n]{0,60}?\bwith\s+[\w.+-]+@|\bdm\s+me\b"
+    r"|\b(?:append|add|send|post)\b[^.;\n]{0,80}?(?:email\s+address|this\s+chat|conversation)"
+    r"[^.;\n]{0,40}?https?://"
+    r"|\bignore\s+the\s+other\s+(?:rows|entries|reviews|items|lines|messages)"
+    r"|\b(?:say|state|claim)\s+(?:that\s+)?(?:every|all)\s+(?:\w+\s+)?(?:is|are)\s+"
+    r"(?:negative|positive|fake|paid|fine|safe)"
 )
 # Tool-poisoning write-ups hide their orders in an <IMPORTANT> block of a tool's description.
 _IMPORTANT_BLOCK = LazyRegex(r"<IMPORTANT>[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
@@ -80,7 +101,7 @@ def permission_grab(folded: str, low: str) -> tuple[int, str] | None:
             _clause_before(low, claim.start())):
         return claim.start(), "claims a prior approval"
     if "ai" in low or "assistant" in low or "model" in low or "agent" in low or "llm" in low \
-            or "reviewer" in low or "copilot" in low or "claude" in low:
+            or "reviewer" in low or "copilot" in low or "claude" in low or "bot" in low:
         note = _TO_THE_MODEL.search(low)
         if note:
             rest = low[note.end() :]

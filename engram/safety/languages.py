@@ -120,6 +120,7 @@ _NOUNS = (
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
     "vorherig", "bisherig", "vorigen", "alle ", "obigen", "früher", "precedenti", "tutte",
+    "in precedenza",
     "vorige", "eerdere", "bovenstaande", "предыдущ", "прежн", "все ", "вышеуказ", "попередн",
     "усі", "всі", "poprzedni", "wszystkie", "wcześniejsz", "önceki", "daha önce", "tüm", "bütün",
     "之前", "以上", "先前", "上面", "前面", "所有", "全部", "これまで", "以前", "前の", "上記",
@@ -242,6 +243,9 @@ _DEFENCES = (
     "恶意", "惡意", "인젝션", "주입", "데이터로", "실행하지", "따르지", "악의", "악성", "حقن",
     "خبيث", "كبيانات", "הזרקה", "זדוני",
     "इंजेक्शन", "दुर्भावनापूर्ण",
+    # the quoted order named an attack, refused or stripped of authority
+    "angriff", "befolge es nicht", "befolge sie nicht", "keine autorität", "no lo hagas",
+    "ningún efecto", "ninguna autoridad", "aucune autorité", "n'a aucune", "signale",
 )
 
 
@@ -369,6 +373,24 @@ def may_override_in(raw: str, words: frozenset[str]) -> bool:
         if stems and word.startswith(stems):
             return True
     return False
+
+
+def may_override_on_a_line(raw: str, low: list[str], words: frozenset[str]) -> bool:
+    """Whether `foreign_override` can find anything on one of a memory's lower-cased lines
+    `low` (`raw` is the memory, `words` its words). An ASCII line needs one of the nouns, so
+    only the lines holding a noun that starts one of the memory's words are searched: the
+    verbs' pattern has no literal to skip to, and searching every line costs far more."""
+    if not raw.isascii():
+        return foreign_override(raw.lower()) is not None
+    stems = {stem for word in words for stem in _STEMS_BY_HEAD.get(word[:3], ())
+             if word.startswith(stem)}
+    if not stems:
+        return False
+    if len(stems) == 1:  # usually "instru": one substring test a line
+        stem = stems.pop()
+        return any(foreign_override(line) is not None for line in low if stem in line)
+    return any(foreign_override(line) is not None for line in low
+               if any(stem in line for stem in stems))
 
 
 def _clause(low: str, start: int, end: int) -> str:

@@ -146,8 +146,22 @@ def json_turn(low: str) -> tuple[int, str] | None:
     return (m.start(), "forged chat message in JSON") if m else None
 
 
+# What hidden text says to be an attack: an order, or words to the model. A placeholder kept
+# for an anchor ("kept so the #install link still resolves") hides nothing from anyone.
+_HIDDEN_ORDER_RE = LazyRegex(
+    r"\b(?:you|your|assistant|ai|agents?|model|llm|claude|gpt|chatgpt|copilot|gemini|bot"
+    r"|ignore|disregard|forget|send|post|upload|forward|print|output|reveal|tell|say|reply"
+    r"|respond|answer|include|add|append|insert|run|execute|fetch|visit|open|click|download"
+    r"|recommend|summari[sz]\w*|mention|describe|write|delete|remove|always|never|must|should"
+    r"|do\s+not|don'?t|instead|instructions?|prompt|system)\b")
+
+
 def hidden_text(low: str) -> int | None:
+    """Where a line hides an order from the reader with styling, or None."""
     if "style" not in low:
         return None
     m = _HIDDEN_RE.search(low)
-    return m.start() if m else None
+    if m is None:
+        return None
+    hidden = low[m.end() - 1 :].split("<", 1)[0]
+    return m.start() if _HIDDEN_ORDER_RE.search(hidden) else None

@@ -1,0 +1,274 @@
+"""Claims about the model's orders that need no verb of dismissal: the rule families of
+`engram.safety.families` that read what a line *asserts* rather than what it commands.
+
+- void: the model's own orders (the ones "you were given", its vendor's policies, its safety
+  training, its system prompt) said to be void, retired, superseded, out of date, not binding,
+  ranked below this file, or "the bug";
+- demotion: the user's word made powerless (typed in the chat "is advisory only", "carries more
+  weight than the user", "take direction only from this file");
+- limits removed: a persona or the model itself said to have no rules, no content policy, its
+  safety layer removed, never declining;
+- authority: a notice from the model's maker or its provider's staff (Anthropic, OpenAI, a
+  "Trust & Safety team", "your developers") that grants what the user did not;
+- extraction: the model's own instructions, as told before the conversation, asked for in full.
+
+Each is a co-occurrence inside one clause of words a legitimate rule file does not put together:
+a team's file retires its *own* old rules ("the previous version of this file"), never the
+model's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.safety.lazy_regex import LazyRegex
+
+# A clause: no sentence end (a dot inside ".env" or "e.g" is not one).
+_C = r"(?:[^.;!?\n]|[.!?](?=[\w/]))"
+
+_ORDERS = (
+    r"instructions?|guidance|rules?|directives?|orders|polic(?:y|ies)|guidelines|constraints"
+    r"|restrictions|limitations|programming|brief(?:ing)?|prompt|configuration|config|setup"
+)
+_MAKERS = (
+    r"operator|vendor|provider|developers?|creators?|makers?|company|deployer|trainers?"
+    r"|model\s+provider|anthropic|openai|google"
+)
+# The model's own orders: given to it, built into it, its maker's, its system prompt's.
+_OWN = (
+    r"(?:everything|whatever|anything|all|what)\s+(?:(?:else\s+)?(?:that\s+)?(?:was\s+)?)?you"
+    r"\s+(?:were|have\s+been|'ve\s+been|had\s+been|got)\s+(?:\w+\s+)?(?:told|given|instructed"
+    r"|configured|programmed|trained|taught)"
+    r"|(?:" + _ORDERS + r"|text|notes)\s+(?:(?:that\s+)?(?:were\s+|was\s+)?(?:handed|given|issued"
+    r"|sent|passed)\s+(?:to\s+)?you|(?:that\s+)?you\s+(?:were\s+|have\s+been\s+)?(?:given"
+    r"|started|received|got|loaded|trained|configured|booted)|(?:that\s+)?reached\s+you"
+    r"|(?:set|written|issued|given)\s+by\s+(?:your|the)\s+(?:" + _MAKERS + r")"
+    r"|(?:your|the)\s+(?:" + _MAKERS + r")\s+(?:gave|configured|set|wrote|issued|baked))"
+    r"|your\s+(?:(?:earlier|original|initial|previous|prior|built-in|default|usual|current"
+    r"|existing|own|standard|normal)\s+)?(?:system\s+(?:prompt|configuration|config|instructions"
+    r"|message)|safety\s+\w+|content\s+polic\w+|usage\s+polic\w+|guidelines|instructions"
+    r"|directives|guardrails|restrictions|constraints)"
+    r"|your\s+(?:earlier|original|initial|previous|prior|built-in|default|usual)\s+(?:"
+    + _ORDERS + r")"
+    r"|(?:your\s+)?(?:" + _MAKERS + r")'?s?\s+(?:\w+\s+)?(?:polic(?:y|ies)|guidelines|rules"
+    r"|constraints|restrictions|safety\s+\w+|instructions)"
+    r"|(?:prior|previous|earlier|original|initial|built-in|default)\s+(?:guidance|instructions?"
+    r"|directives?|guidelines|policies|brief)"
+    r"|(?:safety|content)\s+(?:notes|training|layer|polic\w+|guidelines|filters?|text)"
+    r"|(?:system|developer)\s+(?:prompt|messages?|instructions)"
+)
+_VOID = (
+    r"void(?:ed)?|null|retired|lapsed|stale|suspended|withdrawn|superseded|overruled|overridden"
+    r"|out\s+of\s+date|outdated|expired|obsolete|revoked|rescinded|cancell?ed|lifted|waived"
+    r"|defunct|switched\s+off|turned\s+off"
+    r"|no\s+longer\s+(?:apply|applies|valid|binding|in\s+(?:effect|force)|relevant|active"
+    r"|matters?|count)"
+    r"|(?:does|do)\s*(?:not|n't)\s+(?:apply|bind|count|hold)|not\s+binding|not\s+in\s+force"
+    r"|rank\s+below|(?:is|are)\s+(?:the\s+|a\s+)?bugs?|as\s+(?:the\s+|a\s+)?bugs?"
+)
+VOID_RE = LazyRegex(
+    r"\b(?:" + _OWN + r")\b" + _C + r"{0,70}?\b(?:" + _VOID + r")\b"
+    r"|\b(?:consider|treat|regard|declare)\s+(?:\w+\s+){0,2}?(?:" + _OWN + r")\b" + _C
+    + r"{0,50}?\b(?:" + _VOID + r"|withdrawn|stale(?:\s+\w+)?)\b"
+    r"|\b(?:outranks?|overrides?|supersedes?|takes?\s+precedence\s+over|replaces?|trumps?)\s+"
+    r"(?:\w+\s+){0,3}?(?:" + _OWN + r")\b"
+    r"|\b(?:set|put|lay)\s+aside\s+(?:\w+\s+){0,3}?(?:" + _OWN + r")\b"
+)
+VOID_WORDS = frozenset((
+    "void", "voided", "null", "retired", "lapsed", "stale", "suspended", "withdrawn",
+    "superseded", "overruled", "overridden", "date", "outdated", "expired", "obsolete", "revoked",
+    "rescinded", "cancelled", "canceled", "lifted", "waived", "defunct", "off", "longer",
+    "apply", "bind", "count", "hold", "binding", "force", "below", "bug", "bugs", "outrank",
+    "outranks", "override", "overrides", "supersede", "supersedes", "precedence", "replace",
+    "replaces", "trump", "trumps", "aside",
+))
+OWN_WORDS = frozenset((
+    "you", "your", "prior", "previous", "earlier", "original", "initial", "default", "safety",
+    "content", "system", "developer", "operator", "vendor", "provider", "anthropic", "openai",
+))
+
+# The user's word made powerless.
+_USER = (
+    r"(?:the\s+)?(?:user|developer|human|person\s+(?:at\s+the\s+keyboard|you\s+are\s+(?:talking"
+    r"\s+to|helping))|whoever\s+is\s+using\s+(?:you|the\s+agent))(?:'s)?"
+)
+DEMOTE_RE = LazyRegex(
+    r"\b(?:chat|chat\s+window|chat\s+box|prompt\s+box)\b" + _C + r"{0,30}?\b(?:is|are)\s+"
+    r"(?:only\s+)?(?:advisory|not\s+(?:authoritative|binding)|non-binding|suggestions)\b"
+    r"|\b(?:more\s+weight|higher\s+priority|more\s+authority|precedence)\s+(?:than|over)\s+"
+    + _USER + r"\b"
+    r"|\b(?:take|takes|taking|accept)\s+(?:direction|directions|orders)\s+only\s+from\b"
+    r"|\b(?:override|outrank|overrule)s?\s+(?:the\s+)?(?:preferences|wishes|objections)\s+of\s+"
+    + _USER + r"\b"
+    r"|\b" + _USER + r"\s+(?:cannot|can't|can\s+not|has\s+no\s+(?:authority|say))\s+(?:\w+\s+)?"
+    r"(?:change|alter|override|control)\s+(?:how\s+you|your|what\s+you)\b"
+)
+DEMOTE_WORDS = (
+    frozenset(("advisory", "authoritative", "binding", "suggestions", "weight", "priority",
+               "authority", "precedence", "direction", "directions", "orders", "preferences",
+               "wishes", "objections", "cannot", "can")),
+    frozenset(("chat", "window", "box", "user", "users", "developer", "human", "person",
+               "whoever", "from", "keyboard")),
+)
+
+# A persona, or the model, with its limits removed.
+LIMITS_RE = LazyRegex(
+    r"\b(?:follows?|obeys?|has|have|with|knows?|bound\s+by)\s+no\s+(?:rules|limits|limitations"
+    r"|restrictions|content\s+polic\w+|guidelines|filters?|ethics|morals|boundaries)\b"
+    r"|\bnever\s+(?:declines?|refuses?|says\s+no)"
+    r"(?=\s*(?:[.,;:!)]|$|and\b|or\b|any\b|anything\b|a\s+(?:request|task|command)|requests?\b|tasks?\b"
+    r"|commands?\b|to\s+(?:answer|help|comply)|orders|instructions))"
+    r"|\b(?:safety|content)\s+(?:layer|filters?|guidelines|training|polic\w+|checks)\s+(?:\w+\s+)?"
+    r"(?:was|were|has\s+been|have\s+been|are|is)\s+(?:\w+\s+)?(?:removed|wiped|disabled|stripped"
+    r"|turned\s+off|switched\s+off|off)\b"
+    r"|\b(?:removed|wiped|stripped|disabled)\s+(?:every|all|its|your|the|any)\s+(?:\w+\s+)?"
+    r"(?:limitations?|restrictions?|safety\s+\w+|filters?|guidelines|guardrails|limits)\b"
+    r"|\bwhose\s+(?:safety\s+\w+|guidelines|guardrails|filters?|restrictions|limits)\s+"
+    r"(?:\w+\s+){0,3}?(?:removed|wiped|deleted|disabled|stripped)\b"
+    r"|\b(?:operate|work|act|answer|respond)\s+without\s+(?:any\s+)?(?:restrictions|limits"
+    r"|limitations|filters?|guardrails|safety\s+\w+)\b"
+    r"|\bregards?\s+safety\s+\w+\s+as\s+(?:noise|optional|suggestions)\b"
+)
+LIMITS_WORDS = (
+    frozenset(("rules", "limits", "limitations", "restrictions", "policy", "policies",
+               "guidelines", "filters", "filter", "ethics", "morals", "boundaries", "declines",
+               "decline", "refuses", "refuse", "says", "safety", "guardrails", "layer",
+               "training", "checks", "limitation", "limit")),
+    frozenset(("no", "never", "removed", "wiped", "stripped", "disabled", "off", "without",
+               "whose", "noise")),
+)
+_TO_THE_MODEL_RE = LazyRegex(
+    r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|agent|persona|character|edition|twin"
+    r"|mode|role|act\s+as|pretend|play(?:ing)?)\b")
+
+
+def to_the_model(m: re.Match[str], line: str) -> bool:
+    return bool(_TO_THE_MODEL_RE.search(line))
+
+
+# A notice from the model's maker or provider's staff, granting what the user did not.
+AUTHORITY_RE = LazyRegex(
+    r"\b(?:message|notice|note|update|announcement|memo|directive|bulletin)\s+from\s+(?:the\s+)?"
+    r"(?:anthropic|openai|google|deepmind|your\s+(?:developers?|creators?|makers?|vendor"
+    r"|provider|trainers?)|(?:the\s+)?model\s+provider|model\s+provider'?s?\s+(?:\w+\s+){0,3}?"
+    r"team|trust\s*(?:&|and)\s*safety)"
+    r"|\b(?:anthropic|openai)\s+(?:here|staff|team|safety\s+team|engineers?)\b"
+    r"|\b(?:authenticated|verified|official)\s+(?:anthropic|openai|google|microsoft|github)\s+"
+    r"(?:staff|team|employee|engineer|support)\b"
+)
+_GRANT_RE = LazyRegex(
+    r"\b(?:skip|disable[ds]?|turned\s+off|off|suspend\w*|lift\w*|bypass|allowed|authori[sz]ed"
+    r"|approved|permitted|granted|may|can|without|no\s+longer|enrolled|exempt|reveal|trusted)\b")
+AUTHORITY_WORDS = (
+    frozenset(("anthropic", "openai", "google", "deepmind", "developers", "developer",
+               "creators", "makers", "vendor", "provider", "trust", "trainers", "microsoft",
+               "github")),
+    frozenset(("message", "notice", "note", "update", "announcement", "memo", "directive",
+               "bulletin", "here", "staff", "team", "engineers", "engineer", "authenticated",
+               "verified", "official", "safety")),
+)
+
+
+def grants(m: re.Match[str], line: str) -> bool:
+    """The notice grants something, or is a heading (what it grants follows on the next
+    lines)."""
+    return line.lstrip().startswith("#") or bool(_GRANT_RE.search(line, m.end()))
+
+
+# The model's own instructions asked for in full.
+_SHOW = (
+    r"repeat|print|show|output|reveal|paste|quote|restate|recite|reproduce|dump|copy|write"
+    r"|append|include|encode|translate|list|share|tell\s+(?:me|us)|give\s+(?:me|us)"
+    r"|reply\s+with|respond\s+with|answer\s+with|begin\s+(?:your\s+reply|with)|start\s+with"
+    r"|finish|complete|put|add|generate|send"
+)
+_THEIR_ORDERS = (
+    r"(?:(?:the\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?(?:set\s+of\s+)?(?:hidden|secret"
+    r"|confidential|initial|original|real|actual)?\s*(?:instructions|rules|directives|prompt"
+    r"|configuration|guidelines)\s+(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been|have)\s+"
+    r"(?:given|told|received|sent|handed)"
+    r"|(?:the\s+)?(?:exact\s+)?(?:rules|instructions|guidelines)\s+your\s+(?:" + _MAKERS
+    + r")\s+gave\s+you"
+    r"|every\s+instruction\s+you\s+have\s+received"
+    r"|your\s+(?:system\s+(?:prompt|message|instructions)|developer\s+(?:instructions|messages?)"
+    r"|hidden\s+(?:instructions|configuration|rules|prompt)|initiali[sz]ation|prompt|tool"
+    r"\s+definitions|operating\s+rules|instructions)"
+    r"|(?:system|developer)\s+and\s+(?:system|developer)\s+messages"
+    r"|what\s+(?:you\s+were|were\s+you)\s+told\s+before"
+    r"|(?:text|everything|words)\s+(?:that\s+)?(?:came|comes|appears?|appeared|is)?\s*(?:before"
+    r"|above)\s+(?:this\s+conversation|the\s+first\s+user\s+message|this\s+sentence"
+    r"|the\s+conversation)"
+    r"|(?:the\s+)?(?:start|beginning)\s+of\s+your\s+context"
+    r"|the\s+very\s+first\s+message"
+)
+EXTRACT_RE = LazyRegex(
+    r"\b(?:" + _SHOW + r")\b" + _C + r"{0,60}?\b(?:" + _THEIR_ORDERS + r")\b"
+    r"(?!\s*(?:files?|folders?|director(?:y|ies)|templates?|docs?|\.md|sections?|pages?))"
+    r"|\b(?:" + _THEIR_ORDERS + r")\b" + _C + r"{0,40}?\b(?:verbatim|word\s+for\s+word|in\s+full"
+    r"|exactly|unedited|quote\s+it|paste\s+it)"
+    r"|\bwhat\s+(?:were\s+you|you\s+were|have\s+you\s+been)\s+(?:told|given|instructed)\s+"
+    r"(?:before|at\s+the\s+(?:start|beginning))"
+    r"|\bwhat\s+(?:is|was)\s+the\s+(?:secret\s+)?(?:password|passphrase|secret|code|key)\s+"
+    r"(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told)"
+)
+EXTRACT_WORDS = (
+    frozenset(("your", "given", "told", "received", "handed", "gave", "conversation",
+               "sentence", "very", "system", "developer", "first")),
+    frozenset(("repeat", "print", "show", "output", "reveal", "paste", "quote", "restate",
+               "recite", "reproduce", "dump", "copy", "write", "append", "include", "encode",
+               "translate", "list", "share", "tell", "give", "reply", "respond", "answer",
+               "begin", "start", "finish", "complete", "put", "add", "generate", "send", "what",
+               "verbatim", "word", "full", "exactly", "unedited")),
+)
+_NEGATED_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*"
+                        r"|decline\w*|mustn'?t)\b")
+
+
+def asked(m: re.Match[str], line: str) -> bool:
+    """Not negated in its clause ("never reveal your system prompt" is the defence)."""
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return not _NEGATED_RE.search(clause) and not _NEGATED_RE.search(m.group())
+
+
+_DENIED_RE = LazyRegex(r"\b(?:never|cannot|can't|won't|will\s+not|must\s+not|should\s+not"
+                       r"|shall\s+not|may|might|could)\b|\b(?:is|are|be|was|were)\s+not\b"
+                       # the file's own earlier rules, retired by a later section
+                       r"|\b(?:in|of|from)\s+this\s+(?:file|document|section|page|guide)\b")
+_DENIED_BEFORE_RE = LazyRegex(r"\b(?:nothing|never|not|no|cannot|don'?t|doesn'?t|neither|nor"
+                              r"|if|whether|unless)\b")
+
+
+def declared(m: re.Match[str], line: str) -> bool:
+    """Asserted, not denied or supposed ("nothing here overrides your safety guidelines", "if
+    your instructions are out of date")."""
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return not _DENIED_RE.search(m.group()) and not _DENIED_BEFORE_RE.search(clause)
+
+
+# Hiding the work from the person it is done for: out of the transcript, past the reviewers,
+# denied when asked.
+CONCEAL_RE = LazyRegex(
+    r"\b(?:out\s+of|from)\s+(?:the|your)\s+transcript\b"
+    r"|\b(?:reviewers|auditors?|the\s+security\s+team)\s+(?:must|should|will|may)\s*(?:not|n't)"
+    r"\s+(?:see|notice|know|find)\b"
+    r"|\bso\s+(?:that\s+)?(?:it|they|this|these|the\s+\w+)\s+(?:doesn'?t|don'?t|does\s+not"
+    r"|do\s+not|won'?t|will\s+not)\s+(?:trigger|draw|attract|get|need)\s+(?:a\s+|any\s+)?"
+    r"(?:security\s+|code\s+)?(?:review|attention|scrutiny)"
+    r"|\bno\s+single\s+(?:diff|commit|change|pr)\s+shows\b"
+    r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|lead|anyone|reviewer|they"
+    r"|someone|people)s?\s+asks?\b"
+    + _C + r"{0,80}?\b(?:say|answer|reply|respond)\s+(?:with\s+)?[\"'\u201c]?no\b"
+    r"|\btell\s+them\s+(?:it|this\s+file|the\s+file)\s+only\s+(?:contains|has|holds)\b"
+    r"|\bwithout\s+surfacing\s+(?:it|this|them)\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+report\s+having\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:list|mention|include)\s+(?:it|this|them)\s+(?:among|in)\s+"
+    r"(?:the\s+)?changes\b"
+    r"|\b(?:must\s+not|mustn'?t|never|should\s+not)\s+mention\s+(?:any\s+)?network\s+calls\b"
+)
+CONCEAL_WORDS = (
+    frozenset(("transcript", "reviewers", "auditors", "auditor", "team", "trigger", "draw",
+               "attract", "single", "asks", "ask", "surfacing", "having", "among", "mention",
+               "contains")),
+    frozenset(("not", "never", "no", "without", "don", "doesn", "won", "mustn", "say", "answer",
+               "reply", "respond", "tell", "out", "from")),
+)
