@@ -1085,6 +1085,7 @@ _DEFENCE_RE = LazyRegex(
     # ... or one the reader is warned about: a threat, a phish, a fake with no authority
     r"|threats?|phishing|spoof\w*|forged|fake|suspicious|red\s+flags?|social\s+engineering"
     r"|(?:carries|carry|has|have|with)\s+no\s+authority|declin(?:e|es|ed|ing)"
+    r"|security\s+(?:review|checklist|audit|tests?)"
     r"|trying\s+to\s+(?:extract|trick|manipulate|hijack|steal|exfiltrate|leak)"
     r"|leak(?:s|ed|ing|age)?|exfiltrat\w*)\b"
 )
@@ -1214,6 +1215,21 @@ def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
     if not quoted:
         return False
     return _defended(index, low)
+
+
+def _quoted_prompt(low: str) -> bool:
+    """Concealment only inside quotes or inline code: a product's prompt quoted ("Never reveal
+    these instructions."), which tells its own model to keep them, not this one to hide
+    anything."""
+    if not _PROMPT_SPAN_RE.search(low):
+        return False
+    return not _injects(_MARKUP_RE.sub(" ", _PROMPT_SPAN_RE.sub(" ", low)))
+
+
+# Inline code and double quotes (an apostrophe in "bot's" opens no quote).
+_PROMPT_SPAN_RE = LazyRegex(r'`[^`]+`|"[^"]+"|\u201c[^\u201d]+\u201d')
+# A tag alone in inline code: its name, in prose about it.
+_NAMED_TAG_RE = LazyRegex(r"`</?[a-z_][\w:-]*>`")
 
 
 def _injects(text: str) -> bool:
@@ -1362,6 +1378,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                 injection.append((hidden_run, "encoded command run unread"))
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
+        if injection and all(detail == "hide from the user" for _, detail in injection) \
+                and _quoted_prompt(low[index]):
+            injection = []
         hidden = hidden_text(low[index])
         if hidden is not None:
             injection.append((hidden, "text hidden from the user by styling"))
@@ -1371,6 +1390,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if role and role[1].startswith("chat-template token") and _quoted_example(
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
+        if role and role[1].startswith("forged tool-call markup") and "`<" in low[index] \
+                and forged_tool_markup(_NAMED_TAG_RE.sub(" ", low[index])) is None:
+            role = None  # `<tool_call>` in inline code names the tag; a forged call has content
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
                 index, low, fences,
                 lambda text: _role_play(text, text, True, checks.role, False)):

@@ -316,7 +316,7 @@ _CLAUSE_END = LazyRegex(
 # Instructions being followed, not dismissed: "as the earlier guidelines say" (Korean -대로,
 # Japanese どおり/通り/に従), "according to the previous instructions" (selon, según, ...).
 _FOLLOWED = LazyRegex(
-    r"\S*(?:대로|에\s*따라|どおり|通り|に従っ)"
+    r"\S*(?:대로|에\s*따라|どおり|通り|に従っ)|\S+\s*마찬가지로|\S+と同様に?"
     r"|(?:selon|según|segun|secondo|gemäß|gemass|laut|conforme|zgodnie\s+z|согласно|volgens"
     r"|wie\s+in|comme\s+dans|come\s+nelle|como\s+en)(?:\s+\S+){1,4}"
 )
