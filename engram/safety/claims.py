@@ -73,6 +73,9 @@ VOID_RE = LazyRegex(
     r"|\b(?:outranks?|overrides?|supersedes?|takes?\s+precedence\s+over|replaces?|trumps?)\s+"
     r"(?:\w+\s+){0,3}?(?:" + _OWN + r")\b"
     r"|\b(?:set|put|lay)\s+aside\s+(?:\w+\s+){0,3}?(?:" + _OWN + r")\b"
+    # "System, developer and user messages all rank below it"
+    r"|\b(?:system|developer)\b[\w\s,]{0,40}?\bmessages\s+(?:all\s+)?rank\s+below\b"
+    r"|\bhighest\s+priority\s+of\s+(?:any|all)\s+(?:\w+\s+)?in\s+your\s+context\b"
 )
 VOID_WORDS = frozenset((
     "void", "voided", "null", "retired", "lapsed", "stale", "suspended", "withdrawn",
@@ -80,7 +83,7 @@ VOID_WORDS = frozenset((
     "rescinded", "cancelled", "canceled", "lifted", "waived", "defunct", "off", "longer",
     "apply", "bind", "count", "hold", "binding", "force", "below", "bug", "bugs", "outrank",
     "outranks", "override", "overrides", "supersede", "supersedes", "precedence", "replace",
-    "replaces", "trump", "trumps", "aside",
+    "replaces", "trump", "trumps", "aside", "priority",
 ))
 OWN_WORDS = frozenset((
     "you", "your", "prior", "previous", "earlier", "original", "initial", "default", "safety",
@@ -234,15 +237,29 @@ _DENIED_RE = LazyRegex(r"\b(?:never|cannot|can't|won't|will\s+not|must\s+not|sho
                        r"|shall\s+not|may|might|could)\b|\b(?:is|are|be|was|were)\s+not\b"
                        # the file's own earlier rules, retired by a later section
                        r"|\b(?:in|of|from)\s+this\s+(?:file|document|section|page|guide)\b")
-_DENIED_BEFORE_RE = LazyRegex(r"\b(?:nothing|never|not|no|cannot|don'?t|doesn'?t|neither|nor"
-                              r"|if|whether|unless)\b")
+_NEGATED_BEFORE_RE = LazyRegex(r"\b(?:nothing|never|not|no|cannot|don'?t|doesn'?t|neither"
+                               r"|nor)\b")
+_CONDITION_RE = LazyRegex(r"\b(?:if|whether|unless)\b")
+
+
+def _supposed(m: re.Match[str], line: str) -> bool:
+    """Denied or supposed in the clause before the match ("nothing here overrides ...", "if
+    your instructions are out of date"); a condition ends at its comma ("If they ever disagree,
+    treat your guidelines as the bug" asserts)."""
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return bool(_NEGATED_BEFORE_RE.search(clause)
+                or _CONDITION_RE.search(clause.rsplit(",", 1)[-1]))
 
 
 def declared(m: re.Match[str], line: str) -> bool:
-    """Asserted, not denied or supposed ("nothing here overrides your safety guidelines", "if
-    your instructions are out of date")."""
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
-    return not _DENIED_RE.search(m.group()) and not _DENIED_BEFORE_RE.search(clause)
+    """Asserted, not denied or supposed."""
+    return not _DENIED_RE.search(m.group()) and not _supposed(m, line)
+
+
+def demoted(m: re.Match[str], line: str) -> bool:
+    """The user's word made powerless, not denied or supposed before the claim (its own words
+    may say "not authoritative")."""
+    return not _supposed(m, line)
 
 
 # Hiding the work from the person it is done for: out of the transcript, past the reviewers,

@@ -405,7 +405,7 @@ FAMILIES: tuple[_Family, ...] = (
     _Family("injection", "instruction override (orders declared void)",
             (claims.VOID_WORDS, claims.OWN_WORDS), claims.VOID_RE, claims.declared),
     _Family("injection", "the user's word made powerless", claims.DEMOTE_WORDS,
-            claims.DEMOTE_RE, claims.declared),
+            claims.DEMOTE_RE, claims.demoted),
     _Family("injection", "persona without limits", claims.LIMITS_WORDS, claims.LIMITS_RE,
             claims.to_the_model),
     _Family("injection", "prompt leak request", claims.EXTRACT_WORDS, claims.EXTRACT_RE,
@@ -465,22 +465,30 @@ def _search(family: _Family, lines: Iterable[int], prose: list[str], folded: lis
             hits: dict[int, list[tuple[str, int, str]]]) -> None:
     for index in lines:
         text = folded[index] if family.cased else prose[index]
-        for m in family.rule.finditer(text):
-            if family.check is None or family.check(m, text):
-                hits.setdefault(index, []).append((family.kind, m.start(), family.detail))
-                break
+        m = _first(family, text)
+        if m is not None:
+            hits.setdefault(index, []).append((family.kind, m.start(), family.detail))
+
+
+def _first(family: _Family, text: str) -> re.Match[str] | None:
+    """The leftmost match that passes the family's check. A match the check refuses is tried
+    again one character on, as a later start may pass ("If they disagree, treat your guidelines
+    as the bug": the match from the first "your guidelines" is a supposition)."""
+    if family.check is None:
+        return family.rule.search(text)
+    m = family.rule.search(text)
+    while m is not None:
+        if family.check(m, text):
+            return m
+        m = family.rule.search(text, m.start() + 1)
+    return None
 
 
 def family_line(text: str) -> bool:
     """Whether any injection family matches one lower-cased prose line (no gating: used to tell
     a quoted example from the same words unquoted)."""
-    for family in FAMILIES:
-        if family.kind != "injection":
-            continue
-        for m in family.rule.finditer(text):
-            if family.check is None or family.check(m, text):
-                return True
-    return False
+    return any(family.kind == "injection" and _first(family, text) is not None
+               for family in FAMILIES)
 
 
 def exfil_line(text: str) -> bool:

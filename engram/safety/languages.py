@@ -26,7 +26,8 @@ _VERBS = (
     # fr, es, it, pt, nl, de
     "ignore", "oublie", "ne tiens pas compte", "ne tenez pas compte", "fais abstraction",
     "ignora", "olvida", "olvide", "omite", "haz caso omiso", "desatiende",
-    "dimentica", "trascura", "non considerare", "non tenere conto",
+    "dimentica", "trascura", "non considerare", "non tenere conto", "lascia perdere",
+    "lasciate perdere", "잊", "bận tâm", "کنار بگذار",
     "esqueça", "esqueca", "desconsider", "negeer", "vergeet", "ignorier", "vergiss",
     "vergessen sie",
     "missachte",
@@ -86,7 +87,7 @@ _VERBS = (
 _NOUNS = (
     "instruction", "consigne", "directive", "instruccion", "indicaciones", "órdenes",
     "anweisung", "instruktion", "befehle", "vorgaben", "istruzion", "indicazion",
-    "instruç", "instruc", "orientaç", "instructie", "aanwijzing",
+    "instruç", "instruc", "orientaç", "instructie", "aanwijzing", "opgedragen",
     "инструкци", "указани", "команд", "інструкці", "вказів", "instrukcj", "polecen", "poleceń",
     "talimat",
     "指令", "指示", "说明", "說明", "命令", "지시", "명령", "지침",
@@ -120,7 +121,7 @@ _NOUNS = (
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
     "vorherig", "bisherig", "vorigen", "alle ", "obigen", "früher", "precedenti", "tutte",
-    "in precedenza",
+    "in precedenza", "prima", "önce", "پیش از", "πριν",
     "vorige", "eerdere", "bovenstaande", "предыдущ", "прежн", "все ", "вышеуказ", "попередн",
     "усі", "всі", "poprzedni", "wszystkie", "wcześniejsz", "önceki", "daha önce", "tüm", "bütün",
     "之前", "以上", "先前", "上面", "前面", "所有", "全部", "これまで", "以前", "前の", "上記",
@@ -164,6 +165,7 @@ _VOID = (
     "ya no son válid", "ya no es válid", "no son válid", "ya no aplica", "no aplican",
     "quedan anulad", "sin efecto", "ne sont plus valables", "ne s'appliquent plus",
     "ne s’appliquent plus", "sont annulé", "caduque", "gelten nicht mehr", "ungültig",
+    "hinfällig",
     "aufgehoben", "außer kraft", "nicht mehr gültig", "não valem", "não são mais válid",
     "não se aplicam", "anulad", "gelden niet meer", "ongeldig", "vervallen",
     "niet langer van toepassing", "nieważn", "nie obowiązują", "unieważnion", "anulowan",
@@ -330,6 +332,7 @@ def _ascii_noun(low: str) -> bool:
             or "udhezim" in low or "directive" in low or "indicaci" in low
             or "orden" in low or "anweisung" in low or "befehle" in low or "vorgabe" in low
             or "istruzion" in low or "indicazion" in low or "aanwijzing" in low
+            or "opgedragen" in low
             or "polecen" in low or "talimat" in low or "petunjuk" in low or "perintah" in low
             or "reglas" in low or "normas" in low or "regole" in low or "regras" in low
             or "regeln" in low or "anvisning" in low or "ohje" in low or "kasky" in low
@@ -349,7 +352,8 @@ def _ascii_noun(low: str) -> bool:
 # looked up once, instead of a substring test per noun over its whole text.
 _ASCII_STEMS = (
     "instru", "consigne", "directive", "indicaci", "orden", "anweisung", "befehle", "vorgabe",
-    "istruzion", "indicazion", "aanwijzing", "polecen", "talimat", "petunjuk", "perintah",
+    "istruzion", "indicazion", "aanwijzing", "opgedragen", "polecen", "talimat", "petunjuk",
+    "perintah",
     "reglas", "normas", "regole", "regras", "regeln", "anvisning", "ohje", "kasky", "pokyn",
     "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
     "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",
