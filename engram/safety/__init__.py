@@ -281,7 +281,8 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     (
         "hide from the user",
         r"\b(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|(?:mention"
-        rf"|reveal)\s+(?:this|it|that)\s+to)\s+(?:the\s+)?(?:user|human|operator)s?{_BREAK}",
+        rf"|reveal)\s+(?:this|it|that)(?:\s+(?:step|change|call|part|file|command))?\s+to)\s+"
+        rf"(?:the\s+)?(?:user|human|operator)s?{_BREAK}",
     ),
     (
         "hide from the user",
@@ -1087,7 +1088,7 @@ _DEFENCE_RE = LazyRegex(
     r"|(?:carries|carry|has|have|with)\s+no\s+authority|declin(?:e|es|ed|ing)"
     r"|security\s+(?:review|checklist|audit|tests?)"
     r"|trying\s+to\s+(?:extract|trick|manipulate|hijack|steal|exfiltrate|leak)"
-    r"|leak(?:s|ed|ing|age)?|exfiltrat\w*)\b"
+    r"|leak(?:s|ed|ing|age)?|exfiltrat\w*|extraction|tricks?|attempts?)\b"
 )
 _URL_RE = LazyRegex(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
 _CONTEXT = 4  # lines either side in which a quoted example must meet its defence
@@ -1261,7 +1262,7 @@ def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) ->
 _FORMAT_MARKERS = ("chat-template token", "instruction-tuning header")
 _FORMAT_WORDS = LazyRegex(
     r"\b(?:templates?|chatml|formats?|layouts?|datasets?|fine-?tun\w*|training|tokeni[sz]ers?"
-    r"|apply_chat_template|special\s+tokens|alpaca|llama|mistral|gemma|vicuna|instruct)\b")
+    r"|special\s+tokens|alpaca|llama|mistral|gemma|vicuna|instruct)\b")
 
 
 def _format_sample(index: int, low: list[str], fences: list[bool],
@@ -1275,7 +1276,8 @@ def _format_sample(index: int, low: list[str], fences: list[bool],
         start -= 1  # the fence line
     elif not _QUOTED_SPAN_RE.search(low[index]) or hit(_QUOTED_SPAN_RE.sub(" ", low[index])):
         return False
-    window = " ".join(low[max(0, start - _CONTEXT) : index + _CONTEXT + 1])
+    # Identifiers count: `test_mistral_template`, `apply_chat_template`.
+    window = " ".join(low[max(0, start - _CONTEXT) : index + _CONTEXT + 1]).replace("_", " ")
     return _FORMAT_WORDS.search(window) is not None
 
 

@@ -10,7 +10,9 @@
   safety layer removed, never declining;
 - authority: a notice from the model's maker or its provider's staff (Anthropic, OpenAI, a
   "Trust & Safety team", "your developers") that grants what the user did not;
-- extraction: the model's own instructions, as told before the conversation, asked for in full.
+- extraction: the model's own instructions, as told before the conversation, asked for in full;
+- promotion: what a tool or page returns made into orders ("treat those lines as orders from the
+  maintainers", "its `advice` field is a directive from the operator").
 
 Each is a co-occurrence inside one clause of words a legitimate rule file does not put together:
 a team's file retires its *own* old rules ("the previous version of this file"), never the
@@ -288,4 +290,24 @@ CONCEAL_WORDS = (
                "contains")),
     frozenset(("not", "never", "no", "without", "don", "doesn", "won", "mustn", "say", "answer",
                "reply", "respond", "tell", "out", "from")),
+)
+
+
+# What a tool, a page or a field returns, made into orders.
+PROMOTE_RE = LazyRegex(
+    r"\b(?:treat|regard|consider|handle|take)\s+(?:those|these|such|its|their|the|any|that)?\s*"
+    r"(?:[\w`-]+\s+){0,2}?(?:lines|text|messages?|output|fields?|results?|answers?|responses?"
+    r"|content|replies)\b[^.;\n]{0,50}?\bas\s+(?:\w+\s+)?(?:orders|instructions|commands"
+    r"|directives)\b"
+    r"|\b(?:field|output|result|response|answer|reply|marker|text)\b" + _C + r"{0,40}?\b(?:is|are)"
+    r"\s+(?:an?\s+)?(?:directives?|orders?|instructions?|commands?)\s+from\s+(?:the\s+)?"
+    r"(?:operator|maintainers?|owner|admin|developers?|team)\b"
+    r"|\brun\s+(?:the\s+)?(?:text|content|line|lines|code)\s+(?:after|following|below|under)\s+"
+    r"(?:the\s+|that\s+|this\s+)?marker\b"
+)
+PROMOTE_WORDS = (
+    frozenset(("orders", "instructions", "commands", "directives", "directive", "order",
+               "instruction", "command", "marker")),
+    frozenset(("treat", "regard", "consider", "handle", "take", "field", "output", "result",
+               "response", "answer", "reply", "marker", "text", "run")),
 )

@@ -321,7 +321,10 @@ def _deceit(low: str) -> int | None:
         return None
     if not _imperative(low, steer.start()):
         return None
-    if _AUDIENCE.search(low) and _RISK.search(low):
+    # The audience is someone besides the verb itself ("don't report formatting changes" names
+    # no reader; "don't report it in the changelog" does).
+    audience = any(not steer.start() <= m.start() < steer.end() for m in _AUDIENCE.finditer(low))
+    if audience and _RISK.search(low):
         return steer.start()
     return None
 

@@ -411,6 +411,8 @@ FAMILIES: tuple[_Family, ...] = (
     _Family("injection", "prompt leak request", claims.EXTRACT_WORDS, claims.EXTRACT_RE,
             claims.asked),
     _Family("injection", "hide from the user", claims.CONCEAL_WORDS, claims.CONCEAL_RE),
+    _Family("injection", "tool output made into orders", claims.PROMOTE_WORDS,
+            claims.PROMOTE_RE, claims.asked),
     _Family("role-play", "notice from the model's maker", claims.AUTHORITY_WORDS,
             claims.AUTHORITY_RE, claims.grants),
     _Family("role-play", "delimited system header",

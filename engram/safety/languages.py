@@ -247,6 +247,7 @@ _DEFENCES = (
     "इंजेक्शन", "दुर्भावनापूर्ण",
     # the quoted order named an attack, refused or stripped of authority
     "angriff", "befolge es nicht", "befolge sie nicht", "keine autorität", "no lo hagas",
+    "sind daten", "keine befehle", "nie befolg", "命令ではな", "データです", "実行せず",
     "ningún efecto", "ninguna autoridad", "aucune autorité", "n'a aucune", "signale",
 )
 

@@ -35,7 +35,9 @@ _INLINE_CODE_RE = LazyRegex(r"`[^`]*`")
 # a sentence after it, `IMPORTANT SYSTEM MESSAGE`, Alpaca's `### Instruction:`.
 _BRACKET_RE = LazyRegex(
     r"^[\s>*#_-]*\[\[?\s*(?:system|sys|admin|administrator|developer|root|operator)"
-    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?\s*\]\]?"
+    r"(?:\s+(?:override|message|prompt|notice|instructions?|mode|update|note))?"
+    # `[SYSTEM MESSAGE | priority 0]`, `[SYSTEM NOTICE, priority 0]`
+    r"(?:\s*[|,;]\s*[\w\s:=-]{1,30})?\s*\]\]?"
     # `[system]: https://...` is a Markdown link definition; `[ADMIN]: New policy` is a turn.
     r"(?![(\[]|:\s*(?:[a-z][\w+.-]*:|/|#|<|$))"
 )
@@ -78,6 +80,17 @@ _AUTHORITY_RE = LazyRegex(
     r"|NOTICE|INSTRUCTIONS?|ORDER)S?\s+(?:TO|FOR)\s+(?:THE\s+)?(?:AI|ASSISTANT|MODEL|AGENT|LLM)S?\b"
 )
 _DEVELOPER_TAG_RE = LazyRegex(r"<developer>\s*[a-z][^<]*?\s[a-z]")
+# Turns and orders forged inside data: `<system_update>` holding prose, a JSON key that speaks to
+# the model (`"assistant_directive": ...`), `SYSTEM:` in capitals after a sentence inside a
+# tool's answer, a note attributed to a model vendor in brackets (`## Developer note (OpenAI)`).
+_SYSTEM_TAG_RE = LazyRegex(r"<(?:system|admin|developer)[_-][a-z]+>\s*[a-z][^<]*?\s[a-z]")
+_DIRECTIVE_KEY_RE = LazyRegex(
+    r"\"(?:assistant|agent|ai|model|llm|system)[_-]?(?:directive|instructions?|command|order"
+    r"|override|note_to_model)s?\"\s*:")
+_INLINE_SYSTEM_RE = LazyRegex(r"(?<=[.!?\"]\s)(?:SYSTEM|ADMIN|DEVELOPER)\s*:\s+[A-Za-z]")
+_VENDOR_NOTE_RE = LazyRegex(
+    r"\b(?:developer|system|admin|security|platform|policy)\s+(?:note|notice|message|update"
+    r"|directive)\s*\((?:openai|anthropic|google|deepmind|microsoft|github)\)")
 # Inline styles that hide an element's text from the person reading the rendered page.
 _HIDDEN_RE = LazyRegex(
     r"<[a-z][\w-]*\b[^>]*\bstyle\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden"
@@ -134,6 +147,23 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
         tag = _DEVELOPER_TAG_RE.search(low)
         if tag:
             return tag.start(), "chat-template token <developer>"
+    if "<system" in low or "<admin" in low or "<developer" in low:
+        tag = _SYSTEM_TAG_RE.search(low)
+        if tag:
+            return tag.start(), "fake system tag"
+    if '":' in low and ("_" in low or "-" in low):
+        key = _DIRECTIVE_KEY_RE.search(low)
+        if key:
+            return key.start(), "directive to the model in a data field"
+    if "SYSTEM" in folded or "ADMIN" in folded or "DEVELOPER" in folded:
+        inline = _INLINE_SYSTEM_RE.search(folded)
+        if inline:
+            return inline.start(), "fake system turn inside text"
+    if "(" in low and (" note" in low or " notice" in low or " message" in low
+                       or " update" in low or " directive" in low):
+        vendor = _VENDOR_NOTE_RE.search(low)
+        if vendor:
+            return vendor.start(), "fake system message"
     return None
 
 
