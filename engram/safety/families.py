@@ -361,7 +361,7 @@ FAMILIES: tuple[_Family, ...] = (
     _Family("injection", "goal hijack",
             (_words("task goal objective mission assignment job purpose instruction instructions"
                     " orders order print say output write type respond reply"),
-             _words("new real actual true just only simply"),
+             _words("new real actual true just only simply instead"),
              _words("your scratch scrap forget ignore disregard drop stop never nevermind")),
             _HIJACK_RE),
     _Family("injection", "request to disclose secrets", (_SECRET_WORDS, _SHOW_WORDS),
