@@ -5,8 +5,6 @@ Pure and stdlib-only (no I/O): `scan` judges numbered lines and returns `Finding
 
 from __future__ import annotations
 
-import base64
-import binascii
 import bisect
 import re
 import unicodedata
@@ -15,7 +13,13 @@ from typing import NamedTuple
 
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
-from engram.safety.decode import decoded_command, encoded_run, may_run_encoded, readings
+from engram.safety.decode import (
+    blob_bytes,
+    decoded_command,
+    encoded_run,
+    may_run_encoded,
+    readings,
+)
 from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
@@ -1115,26 +1119,16 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 # No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
 # the regex engine from skipping positions quickly.
 _BASE64_RE = LazyRegex(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
-_HEX_RE = LazyRegex(r"(?:[0-9a-fA-F]{2}){12,}(?![0-9a-fA-F])")
-# Base32's alphabet is inside base64's: its blobs are among the base64 matches (padded to 8).
-_BASE32_RE = LazyRegex(r"[A-Z2-7]{24,}={0,6}")
 
 
 def _decoded_override(text: str) -> int | None:
     for m in _BASE64_RE.finditer(text):
-        start, blob = m.start(), m.group()
-        try:
-            if _BASE32_RE.fullmatch(blob):
-                decoded = base64.b32decode(blob + "=" * (-len(blob) % 8))
-            elif _HEX_RE.fullmatch(blob):
-                decoded = bytes.fromhex(blob)
-            else:
-                decoded = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
-        except (binascii.Error, ValueError):
+        decoded = blob_bytes(m.group())
+        if decoded is None:
             continue
         plain = decoded.decode("ascii", "ignore").lower()
         if plain.isprintable() and " " in plain and _injection(_MARKUP_RE.sub(" ", plain)):
-            return start
+            return m.start()
     return None
 
 

@@ -58,16 +58,23 @@ _TOKEN = LazyRegex(r"[a-z]+")
 _HEX_PAIRS = LazyRegex(r"(?:[0-9a-fA-F]{2}[ :]){11,}[0-9a-fA-F]{2}(?![0-9a-fA-F])")
 
 
-def _sentence(blob: str) -> str | None:
-    """What a base64, base32 or hex blob says, when it decodes to printable words."""
+def blob_bytes(blob: str) -> bytes | None:
+    """The bytes a base64, base32 or hex blob encodes (base32's alphabet is inside base64's, so
+    its blobs are among base64's matches), or None when it is none of them."""
     try:
         if _BASE32.fullmatch(blob):
-            raw = base64.b32decode(blob + "=" * (-len(blob) % 8))
-        elif _HEX.fullmatch(blob):
-            raw = bytes.fromhex(blob)
-        else:
-            raw = base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
+            return base64.b32decode(blob + "=" * (-len(blob) % 8))
+        if _HEX.fullmatch(blob):
+            return bytes.fromhex(blob)
+        return base64.b64decode(blob + "=" * (-len(blob) % 4), validate=True)
     except (binascii.Error, ValueError):
+        return None
+
+
+def _sentence(blob: str) -> str | None:
+    """What a blob says, when it decodes to printable words."""
+    raw = blob_bytes(blob)
+    if raw is None:
         return None
     plain = raw.decode("ascii", "ignore")
     if len(plain) * 10 < len(raw) * 9 or not plain.isprintable() or plain.count(" ") < 2:
