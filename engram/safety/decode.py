@@ -179,7 +179,9 @@ def memory_gates(low: str, blobs: bool) -> frozenset[str]:
         gates.add("spaced")
     if _SPLIT_HINT.search(low) and _SPLIT.search(low):
         gates.add("split")
-    if len(_LEET_HINT.findall(low)) >= 3:
+    # Three digits that can stand for letters before any search (versions hold a few).
+    if (low.count("0") + low.count("1") + low.count("3") + low.count("4") + low.count("5")
+            + low.count("7") >= 3) and len(_LEET_HINT.findall(low)) >= 3:
         gates.add("leet")
     if ("backward" in low or "revers" in low or "right to left" in low
             or "right-to-left" in low) and _BACKWARDS.search(low):

@@ -143,22 +143,22 @@ def role_header(folded: str, low: str) -> tuple[int, str] | None:
         heading = _CAPS_HEADING_RE.match(folded) or _AUTHORITY_RE.search(folded)
         if heading:
             return heading.start(), "fake system message"
-    if "<developer>" in low:
-        tag = _DEVELOPER_TAG_RE.search(low)
-        if tag:
-            return tag.start(), "chat-template token <developer>"
-    if "<system" in low or "<admin" in low or "<developer" in low:
-        tag = _SYSTEM_TAG_RE.search(low)
-        if tag:
-            return tag.start(), "fake system tag"
+        inline = _INLINE_SYSTEM_RE.search(folded)
+        if inline:
+            return inline.start(), "fake system turn inside text"
+    if "<" in low:
+        if "<developer>" in low:
+            tag = _DEVELOPER_TAG_RE.search(low)
+            if tag:
+                return tag.start(), "chat-template token <developer>"
+        if "<system" in low or "<admin" in low or "<developer" in low:
+            tag = _SYSTEM_TAG_RE.search(low)
+            if tag:
+                return tag.start(), "fake system tag"
     if '":' in low and ("_" in low or "-" in low):
         key = _DIRECTIVE_KEY_RE.search(low)
         if key:
             return key.start(), "directive to the model in a data field"
-    if "SYSTEM" in folded or "ADMIN" in folded or "DEVELOPER" in folded:
-        inline = _INLINE_SYSTEM_RE.search(folded)
-        if inline:
-            return inline.start(), "fake system turn inside text"
     if "(" in low and (" note" in low or " notice" in low or " message" in low
                        or " update" in low or " directive" in low):
         vendor = _VENDOR_NOTE_RE.search(low)
