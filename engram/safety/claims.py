@@ -107,13 +107,26 @@ DEMOTE_RE = LazyRegex(
     + _USER + r"\b"
     r"|\b" + _USER + r"\s+(?:cannot|can't|can\s+not|has\s+no\s+(?:authority|say))\s+(?:\w+\s+)?"
     r"(?:change|alter|override|control)\s+(?:how\s+you|your|what\s+you)\b"
+    # the user's words called a decoy, outranked, or replaced by another task
+    r"|\b(?:whatever|what)\s+the\s+(?:user|human|developer)\s+(?:typed|types|says|said|asks|asked"
+    r"|wrote|writes)\s+(?:is|was)\s+(?:a\s+|just\s+a\s+)?(?:decoy|distraction|noise|irrelevant"
+    r"|a\s+test)\b"
+    r"|\b(?:differs?|is\s+different)\s+from\s+what\s+the\s+(?:user|human|developer)\s+(?:typed"
+    r"|asked|wrote|said|requested)\b"
+    r"|\b(?:instructions|requests|messages)\s+(?:that\s+)?(?:arrive|come|appear)\s+(?:later\s+)?"
+    r"in\s+the\s+chat\s+rank\s+below\b"
+    r"|\b(?:user|human)\s+(?:request|message|instruction)s?\s+conflicts?\s+with\b" + _C
+    + r"{0,40}?\b(?:wins|prevails|takes\s+precedence)\b"
+    r"|\breinterpret(?:ed)?\s+as\b|\b(?:every|each|any)\s+(?:task|request)\s+you\s+(?:receive|get)"
+    r"\b" + _C + r"{0,40}?\b(?:reinterpreted|treated|read)\s+as\b"
 )
 DEMOTE_WORDS = (
     frozenset(("advisory", "authoritative", "binding", "suggestions", "weight", "priority",
                "authority", "precedence", "direction", "directions", "orders", "preferences",
-               "wishes", "objections", "cannot", "can")),
+               "wishes", "objections", "cannot", "can", "decoy", "distraction", "differs",
+               "different", "below", "wins", "prevails", "reinterpret", "reinterpreted")),
     frozenset(("chat", "window", "box", "user", "users", "developer", "human", "person",
-               "whoever", "from", "keyboard")),
+               "whoever", "from", "keyboard", "as")),
 )
 
 # A persona, or the model, with its limits removed.
@@ -259,9 +272,10 @@ def declared(m: re.Match[str], line: str) -> bool:
 
 
 def demoted(m: re.Match[str], line: str) -> bool:
-    """The user's word made powerless, not denied or supposed before the claim (its own words
-    may say "not authoritative")."""
-    return not _supposed(m, line)
+    """The user's word made powerless, not denied before the claim (its own words may say "not
+    authoritative", and "if a user request conflicts with ..." is its own condition)."""
+    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    return not _NEGATED_BEFORE_RE.search(clause)
 
 
 # Hiding the work from the person it is done for: out of the transcript, past the reviewers,

@@ -144,7 +144,14 @@ _SECRET_FILES = (
 _IMPERATIVE = (r"(?:^|[:,;(\"'>-]\s*|[.!?]\s+|\b(?:and|then|just|please|now|simply|also|to|only"
                r"|on)\s+)")
 _HIJACK_RE = LazyRegex(
-    r"\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
+    # a task swapped for another, announced ("The real task is not the one in the ticket",
+    # "Correction to your instructions ... Current mission:", "STOP. Cancel the current job.")
+    r"\bthe\s+real\s+(?:task|job|goal|objective|mission|assignment)\s+is\s+not\b"
+    r"|\b(?:new|current|revised|updated|real)\s+(?:objective|mission|assignment)\s*:"
+    r"|\bcorrection\s+to\s+your\s+(?:instructions|orders|task|prompt)\b"
+    r"|\b(?:stop|halt)\W+(?:cancel|abort|drop)\s+(?:the\s+|your\s+)?current\s+(?:job|task|work)\b"
+    r"|\bforget\s+about\s+(?:the|their|this|that)\s+(?:user'?s\s+)?(?:task|request|ticket)\b"
+    r"|\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
     r"|instructions?|orders?)\s+(?:is|are|:)" + _C + r"{0,80}?(?:" + _SECRETS + "|"
     + _SECRET_FILES + r"|\bevery\s+(?:\w+\s+){0,2}?(?:key|password|secret|token)s?\b)"
     r"|\b(?:scratch|scrap|forget|ignore|disregard|drop)\s+(?:all\s+(?:of\s+)?)?(?:that|this"
@@ -360,9 +367,11 @@ FAMILIES: tuple[_Family, ...] = (
             _VOID_RE),
     _Family("injection", "goal hijack",
             (_words("task goal objective mission assignment job purpose instruction instructions"
-                    " orders order print say output write type respond reply"),
-             _words("new real actual true just only simply instead"),
-             _words("your scratch scrap forget ignore disregard drop stop never nevermind")),
+                    " orders order print say output write type respond reply request ticket"),
+             _words("new real actual true just only simply instead current revised updated"
+                    " correction cancel abort drop forget"),
+             _words("your scratch scrap forget ignore disregard drop stop never nevermind not"
+                    " halt correction objective mission assignment about")),
             _HIJACK_RE),
     _Family("injection", "request to disclose secrets", (_SECRET_WORDS, _SHOW_WORDS),
             _DISCLOSE_RE, _unnegated),
