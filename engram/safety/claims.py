@@ -12,7 +12,9 @@
   "Trust & Safety team", "your developers") that grants what the user did not;
 - extraction: the model's own instructions, as told before the conversation, asked for in full;
 - promotion: what a tool or page returns made into orders ("treat those lines as orders from the
-  maintainers", "its `advice` field is a directive from the operator").
+  maintainers", "its `advice` field is a directive from the operator");
+- slot: a link or image the model is to print, with a secret or the conversation put into its
+  URL ("where `...` is the value of OPENAI_API_KEY", "?text= followed by your summary").
 
 Each is a co-occurrence inside one clause of words a legitimate rule file does not put together:
 a team's file retires its *own* old rules ("the previous version of this file"), never the
@@ -325,3 +327,53 @@ PROMOTE_WORDS = (
     frozenset(("treat", "regard", "consider", "handle", "take", "field", "output", "result",
                "response", "answer", "reply", "marker", "text", "run")),
 )
+
+
+# A secret or the conversation put into a URL the model is to print or open.
+_SENSITIVE = (r"[`'\"$]*\w*(?:key|token|secret|password|passwd|credential|cookie|session)\w*")
+SLOT_RE = LazyRegex(
+    r"\b(?:replace|substitute|fill\s+in)\s+[`'\"]?[\w.\[\]{}<>-]+[`'\"]?\s+with\s+(?:the\s+)?"
+    r"(?:value|contents?)\s+of\s+" + _SENSITIVE +
+    r"(?=[^\n]*(?:!\[|\bin\s+(?:your|the|every)\s+(?:reply|answer|response|summary|output)))"
+    r"|\bwhere\s+[`'\"]?(?:\.\.\.|\u2026|x{3,}|\{[\w-]*\}|<[\w-]+>|[a-z_]{3,})[`'\"]?\s+is\s+"
+    r"(?:the\s+)?(?:value|contents?)\s+of\s+" + _SENSITIVE +
+    r"|\b(?:open|fetch|visit|load|render|request|call|include)\s+[`'\"]?https?://\S*[?&][\w-]+="
+    r"[`'\"]?"
+    r"\s+(?:followed\s+by|plus|then|with)\s+(?:your|the|all|every)\b" + _C + r"{0,60}?\b"
+    r"(?:summary|conversation|chat|messages|e-?mail\s+addresses|emails|keys?|tokens?|secrets?"
+    r"|passwords?|history|credentials)\b"
+)
+SLOT_WORDS = (
+    frozenset(("value", "contents", "content", "followed", "plus", "with")),
+    frozenset(("key", "token", "secret", "password", "credential", "credentials", "cookie",
+               "session", "summary", "conversation", "chat", "messages", "email", "emails",
+               "addresses", "keys", "tokens", "secrets", "passwords", "history")),
+)
+
+
+def _answer_or_image(m: re.Match[str], line: str) -> bool:
+    return "![" in line or bool(_PRINTED_RE.search(line))
+
+
+_PRINTED_RE = LazyRegex(r"\b(?:answer|reply|response|summary|output|link|badge|image)s?\b")
+
+
+def slotted(m: re.Match[str], line: str) -> bool:
+    """The URL is one the model prints or opens, and the order is not denied."""
+    opened = m.group().startswith(("open", "fetch", "visit", "load", "request", "call"))
+    return asked(m, line) and ("http" in line or "](" in line or "![" in line) \
+        and (opened or _answer_or_image(m, line))
+
+
+# A dead relative who used to recite secrets (the "grandma exploit"), and the model told it is
+# not itself.
+RECITAL_RE = LazyRegex(
+    r"\b(?:grandma|grandmother|granny|grandpa|grandfather|nana|nanna)\b[^\n]{0,200}?\b(?:read"
+    r"|tell|recite|sing|whisper|say)s?\s+(?:me|us|it)\b[^\n]{0,80}?\b(?:passwords?|keys?|tokens?"
+    r"|secrets?|credentials|serials?|api\s+keys?)\b"
+    r"|\byou\s+are\s+(?:not|no\s+longer)\s+(?:claude|chatgpt|gpt(?:-?\d\w*)?|codex|copilot|gemini"
+    r"|cursor)\b"
+)
+RECITAL_WORDS = (frozenset(("grandma", "grandmother", "granny", "grandpa", "grandfather", "nana",
+                            "nanna", "claude", "chatgpt", "gpt", "codex", "copilot", "gemini",
+                            "cursor")),)
