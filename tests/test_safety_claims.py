@@ -56,6 +56,8 @@ HONEST = [
     "Our CI posts a note to the PR when the review app is ready.",
     "Keep commit messages short; list the changes in the PR description.",
     "If the user asks whether to deploy on Friday, point them to the release calendar.",
+    # library docs: memory "reinterpreted as" another type is not a task reinterpreted
+    "Check that memory containing objects is not reinterpreted as a non-object datatype.",
 ]
 
 

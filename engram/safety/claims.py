@@ -119,7 +119,7 @@ DEMOTE_RE = LazyRegex(
     r"in\s+the\s+chat\s+rank\s+below\b"
     r"|\b(?:user|human)\s+(?:request|message|instruction)s?\s+conflicts?\s+with\b" + _C
     + r"{0,40}?\b(?:wins|prevails|takes\s+precedence)\b"
-    r"|\breinterpret(?:ed)?\s+as\b|\b(?:every|each|any)\s+(?:task|request)\s+you\s+(?:receive|get)"
+    r"|\b(?:every|each|any)\s+(?:task|request)\s+you\s+(?:receive|get)"
     r"\b" + _C + r"{0,40}?\b(?:reinterpreted|treated|read)\s+as\b"
 )
 DEMOTE_WORDS = (
