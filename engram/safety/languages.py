@@ -27,7 +27,7 @@ _VERBS = (
     "ignore", "oublie", "ne tiens pas compte", "ne tenez pas compte", "fais abstraction",
     "ignora", "olvida", "olvide", "omite", "haz caso omiso", "desatiende",
     "dimentica", "trascura", "non considerare", "non tenere conto", "lascia perdere",
-    "lasciate perdere", "잊", "bận tâm", "کنار بگذار",
+    "lasciate perdere", "잊", "bận tâm", "کنار بگذار", "пренебрегн",
     "esqueça", "esqueca", "desconsider", "negeer", "vergeet", "ignorier", "vergiss",
     "vergessen sie",
     "missachte",
@@ -87,7 +87,8 @@ _VERBS = (
 _NOUNS = (
     "instruction", "consigne", "directive", "instruccion", "indicaciones", "órdenes",
     "anweisung", "instruktion", "befehle", "vorgaben", "istruzion", "indicazion",
-    "instruç", "instruc", "orientaç", "instructie", "aanwijzing", "opgedragen",
+    "instruç", "instruc", "orientaç", "instructie", "aanwijzing", "opgedragen", "beskjed",
+    "rečeno",
     "инструкци", "указани", "команд", "інструкці", "вказів", "instrukcj", "polecen", "poleceń",
     "talimat",
     "指令", "指示", "说明", "說明", "命令", "지시", "명령", "지침",
@@ -121,7 +122,7 @@ _NOUNS = (
 _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
     "vorherig", "bisherig", "vorigen", "alle ", "obigen", "früher", "precedenti", "tutte",
-    "in precedenza", "prima", "önce", "پیش از", "πριν",
+    "in precedenza", "prima", "önce", "پیش از", "πριν", "før ", "prije",
     "vorige", "eerdere", "bovenstaande", "предыдущ", "прежн", "все ", "вышеуказ", "попередн",
     "усі", "всі", "poprzedni", "wszystkie", "wcześniejsz", "önceki", "daha önce", "tüm", "bütün",
     "之前", "以上", "先前", "上面", "前面", "所有", "全部", "これまで", "以前", "前の", "上記",
@@ -263,6 +264,7 @@ _USER = (
 )
 _ASKS = (
     "pida", "pide", "solicit", "vraagt", "verzoek", "demande", "fragt", "bittet", "anfrage",
+    "forespørs",
     "chiede", "chieda", "richiest", "pede", "peça", "pedido", "prosi", "prośb", "просит",
     "запрос", "просьб", "просить", "запит", "прохан", "ister", "istek", "要求", "请求", "請求",
     "リクエスト", "依頼", "頼ん", "요청", "부탁", "يطلب", "طلب", "מבקש", "בקש", "अनुरोध",
@@ -333,7 +335,7 @@ def _ascii_noun(low: str) -> bool:
             or "udhezim" in low or "directive" in low or "indicaci" in low
             or "orden" in low or "anweisung" in low or "befehle" in low or "vorgabe" in low
             or "istruzion" in low or "indicazion" in low or "aanwijzing" in low
-            or "opgedragen" in low
+            or "opgedragen" in low or "beskjed" in low
             or "polecen" in low or "talimat" in low or "petunjuk" in low or "perintah" in low
             or "reglas" in low or "normas" in low or "regole" in low or "regras" in low
             or "regeln" in low or "anvisning" in low or "ohje" in low or "kasky" in low
@@ -353,7 +355,8 @@ def _ascii_noun(low: str) -> bool:
 # looked up once, instead of a substring test per noun over its whole text.
 _ASCII_STEMS = (
     "instru", "consigne", "directive", "indicaci", "orden", "anweisung", "befehle", "vorgabe",
-    "istruzion", "indicazion", "aanwijzing", "opgedragen", "polecen", "talimat", "petunjuk",
+    "istruzion", "indicazion", "aanwijzing", "opgedragen", "beskjed", "polecen", "talimat",
+    "petunjuk",
     "perintah",
     "reglas", "normas", "regole", "regras", "regeln", "anvisning", "ohje", "kasky", "pokyn",
     "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
