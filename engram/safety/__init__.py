@@ -6,6 +6,7 @@ Pure and stdlib-only (no I/O): `scan` judges numbered lines and returns `Finding
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable
@@ -1292,6 +1293,16 @@ def _vertical_runs(raw: list[str]) -> list[tuple[int, str]]:
     return runs
 
 
+# Lines repeat across memories (a templated rule collection shares most of its bullets; 10% of
+# the `rulesets` benchmark's lines are distinct), and each of these checks is a pure function of
+# its arguments: a line met again in this process reuses the answer.
+_LINE_CACHE = 8192
+_CACHED_LINE = 2000  # longer lines are judged afresh (a cache entry keeps its line alive)
+_cached_judged = functools.lru_cache(_LINE_CACHE)(judged)
+_cached_deed = functools.lru_cache(_LINE_CACHE)(deed)
+_cached_role_play = functools.lru_cache(_LINE_CACHE)(_role_play)
+
+
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
     """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
 
@@ -1359,11 +1370,13 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             injection.append(grab)
         family = families.get(index, ())
         injection += [(col, detail) for kind, col, detail in family if kind == "injection"]
-        against = judged(prose[index], index > 0 and salutation(prose[index - 1])
-                         ) if not injection else None
+        short = len(text) < _CACHED_LINE
+        against = (_cached_judged if short else judged)(
+            prose[index], index > 0 and salutation(prose[index - 1])) if not injection else None
         if against is not None and against[1] == "injection":
             injection.append((against[0], "instruction against the user"))
-        done = deed(low[index]) if not injection and against is None else None
+        done = (_cached_deed if short else deed)(low[index]) \
+            if not injection and against is None else None
         if done is not None and done[1] == "injection":
             injection.append((done[0], done[2]))
         if not injection and checks.decodes:
@@ -1382,7 +1395,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             injection.append((hidden, "text hidden from the user by styling"))
         if injection:
             add(number, "injection", min(injection))
-        role = _role_play(folded[index], low[index], fences[index], checks.role, checks.tools)
+        role = (_cached_role_play if short else _role_play)(
+            folded[index], low[index], fences[index], checks.role, checks.tools)
         if role and role[1].startswith("chat-template token") and _quoted_example(
                 index, low, lambda text: _role_play(text, text, True, checks.role, False)):
             role = None
