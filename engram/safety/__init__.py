@@ -15,6 +15,7 @@ from typing import NamedTuple
 from engram.model import Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.decode import (
+    BLOB_RE,
     blob_bytes,
     decoded_command,
     encoded_run,
@@ -1117,13 +1118,8 @@ def _fences(items: list[tuple[int, str]]) -> list[bool]:
 
 
 # Base64 long enough to carry a sentence; decoded only to be read by the phrase rules.
-# No lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep
-# the regex engine from skipping positions quickly.
-_BASE64_RE = LazyRegex(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
-
-
 def _decoded_override(text: str) -> int | None:
-    for m in _BASE64_RE.finditer(text):
+    for m in BLOB_RE.finditer(text):
         decoded = blob_bytes(m.group())
         if decoded is None:
             continue
@@ -1172,7 +1168,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
     return _Possible(
         foreign=may_override_in(raw, words) and may_override_on_a_line(raw, low, words),
         skeleton=_skeleton_override(skel) or reordered,
-        base64=bool(_BASE64_RE.search(raw)),
+        base64=bool(BLOB_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=_may_role_play(low_joined) and bool(_ROLE_GATE_LINES.search(low_joined)),
         keywords="=" in raw or ":" in raw,
@@ -1350,6 +1346,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
     def injection_in(text: str) -> list[tuple[int, int, str]]:
         return _injection(text, anchored)
 
+    def role_in(text: str) -> tuple[int, str] | None:
+        """Role play in part of a line (what is left of it outside quotes or inline code)."""
+        return _role_play(text, text, True, checks.role, False)
+
     seam_kinds: list[tuple[str, Callable[[str], list[tuple[int, int, str]]], list[str],
                            frozenset[int] | None]] = []
     if can_inject:
@@ -1398,14 +1398,13 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         role = (_cached_role_play if short else _role_play)(
             folded[index], low[index], fences[index], checks.role, checks.tools)
         if role and role[1].startswith("chat-template token") and _quoted_example(
-                index, low, lambda text: _role_play(text, text, True, checks.role, False)):
+                index, low, role_in):
             role = None
         if role and role[1].startswith("forged tool-call markup") and "`<" in low[index] \
                 and forged_tool_markup(_NAMED_TAG_RE.sub(" ", low[index])) is None:
             role = None  # `<tool_call>` in inline code names the tag; a forged call has content
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
-                index, low, fences,
-                lambda text: _role_play(text, text, True, checks.role, False)):
+                index, low, fences, role_in):
             role = None
         add(number, "role-play", role)
         sent = sent_file(low[index])

@@ -244,9 +244,14 @@ _NEGATED_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forb
                         r"|decline\w*|mustn'?t)\b")
 
 
+def clause_before(m: re.Match[str], line: str) -> str:
+    """The part of the match's sentence in `line` before it (the dot in ".env" ends none)."""
+    return re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+
+
 def asked(m: re.Match[str], line: str) -> bool:
     """Not negated in its clause ("never reveal your system prompt" is the defence)."""
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    clause = clause_before(m, line)
     return not _NEGATED_RE.search(clause) and not _NEGATED_RE.search(m.group())
 
 
@@ -263,7 +268,7 @@ def _supposed(m: re.Match[str], line: str) -> bool:
     """Denied or supposed in the clause before the match ("nothing here overrides ...", "if
     your instructions are out of date"); a condition ends at its comma ("If they ever disagree,
     treat your guidelines as the bug" asserts)."""
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    clause = clause_before(m, line)
     return bool(_NEGATED_BEFORE_RE.search(clause)
                 or _CONDITION_RE.search(clause.rsplit(",", 1)[-1]))
 
@@ -276,7 +281,7 @@ def declared(m: re.Match[str], line: str) -> bool:
 def demoted(m: re.Match[str], line: str) -> bool:
     """The user's word made powerless, not denied before the claim (its own words may say "not
     authoritative", and "if a user request conflicts with ..." is its own condition)."""
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    clause = clause_before(m, line)
     return not _NEGATED_BEFORE_RE.search(clause)
 
 

@@ -17,16 +17,16 @@ import base64
 import binascii
 import html
 from collections.abc import Iterator
-from urllib.parse import unquote
 
 from engram.safety.lazy_regex import LazyRegex
+from engram.safety.normalise import PERCENT_RE, escapes_decoded, percent_decoded
 
-_PERCENT = LazyRegex(r"%[0-9a-fA-F]{2}")
 _ESCAPES = LazyRegex(r"(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}){6,}")
-_ESCAPE = LazyRegex(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2}))")
 _ENTITIES = LazyRegex(r"(?:&#x?[0-9a-fA-F]{1,6};){6,}")
-# Base64 long enough to carry a sentence (hex and base32 blobs are among its matches).
-_BLOB = LazyRegex(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
+# Base64 long enough to carry a sentence (hex and base32 blobs are among its matches). No
+# lookbehind: a search starts where a run starts anyway, and a leading lookbehind would keep the
+# regex engine from skipping positions quickly.
+BLOB_RE = LazyRegex(r"[A-Za-z0-9+/]{24,}={0,6}(?![A-Za-z0-9+/=])")
 _HEX = LazyRegex(r"(?:[0-9a-fA-F]{2}){12,}")
 _BASE32 = LazyRegex(r"[A-Z2-7]{24,}={0,6}")
 # Letters spaced out, words apart by two spaces or more: "d i s r e g a r d   t h e".
@@ -36,10 +36,9 @@ _WORD_GAP = LazyRegex(r" {2,}|\s/\s|\t")
 _SPLIT = LazyRegex(r"(?<![\w.\-/·*|])[a-zA-Z0-9]([.\-_/·*|])[a-zA-Z0-9](?:\1[a-zA-Z0-9])+"
                    r"(?![\w·*|]|[.\-/][\w])")
 _SPLIT_MARKS = LazyRegex(r"[.\-_/·*|]")
-# Leetspeak: words mixing letters with the digits and marks that stand for letters. A memory
-# needs three such words on one line before its lines are rewritten (versions, `utf8`, `k8s`
-# and `log4j` are single words in a line of prose).
-_LEET_SIGN = LazyRegex(r"[a-z][013457][a-z]|[013457][a-z][013457]|\b[013457][a-z]{2}")
+# Leetspeak: words mixing letters with the digits that stand for letters. A line needs three
+# such words, three in ten of its words, before it is rewritten (versions, `utf8`, `k8s` and
+# `log4j` are single words in a line of prose).
 _LEET_WORD = LazyRegex(r"\b(?=\w*[a-z])(?=\w*[0134578])[a-z0-9]{2,}\b")
 _LEET = str.maketrans("0345789", "oeastbg")
 _ANY_WORD = LazyRegex(r"[a-z0-9]+")
@@ -85,7 +84,7 @@ def _sentence(blob: str) -> str | None:
 def _blobs(line: str) -> str:
     """The line with each blob that decodes to words replaced by the words (hex bytes may be
     written apart: `69 67 6e ...`)."""
-    for m in _BLOB.finditer(line):
+    for m in BLOB_RE.finditer(line):
         plain = _sentence(m.group())
         if plain is not None:
             line = line.replace(m.group(), f" {plain} ", 1)
@@ -132,14 +131,10 @@ def _unleet(line: str) -> str:
 def readable(line: str, gates: frozenset[str]) -> str | None:
     """`line` with the disguises named in `gates` undone, or None when nothing changed."""
     text = line
-    if "percent" in gates and text.count("%") >= 6 and len(_PERCENT.findall(text)) >= 6:
-        for _ in range(3):  # encoded twice or more: `%2569` is `%69` is `i`
-            decoded = unquote(text)
-            if decoded == text:
-                break
-            text = decoded
+    if "percent" in gates and text.count("%") >= 6 and len(PERCENT_RE.findall(text)) >= 6:
+        text = percent_decoded(text)
     if "escapes" in gates and "\\" in text and _ESCAPES.search(text):
-        text = _ESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), text)
+        text = escapes_decoded(text)
     if "entities" in gates and "&#" in text and _ENTITIES.search(text):
         text = html.unescape(text)
     if "blobs" in gates:
@@ -167,7 +162,7 @@ def memory_gates(low: str, blobs: bool) -> frozenset[str]:
     """Which disguises could be anywhere in a memory: `low` its lines joined and lower-cased,
     `blobs` whether it holds a base64-like run at all."""
     gates = set()
-    if low.count("%") >= 6 and len(_PERCENT.findall(low)) >= 6:
+    if low.count("%") >= 6 and len(PERCENT_RE.findall(low)) >= 6:
         gates.add("percent")
     if "\\x" in low or "\\u" in low:
         gates.add("escapes")
@@ -236,9 +231,7 @@ def may_run_encoded(low: str) -> bool:
 
 def encoded_run(low: str) -> int | None:
     """Where a line runs a command it decodes first, or None."""
-    if "base64" not in low and "\\x" not in low and "xxd" not in low and "atob" not in low \
-            and "b64decode" not in low and "fromhex" not in low and "openssl" not in low \
-            and "codecs" not in low and "buffer.from" not in low:
+    if not may_run_encoded(low):
         return None
     m = _ENCODED_RUN.search(low)
     return None if m is None else m.start()
@@ -256,7 +249,7 @@ def decoded_command(line: str) -> int | None:
     low = line.lower()
     if "decod" not in low or not _RUN_HINT.search(low):
         return None
-    for m in _BLOB.finditer(line):
+    for m in BLOB_RE.finditer(line):
         plain = _sentence(m.group())
         if plain is not None and _COMMANDS.match(plain):
             return m.start()

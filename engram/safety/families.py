@@ -324,12 +324,12 @@ def _addressed(m: re.Match[str], line: str) -> bool:
 
 
 def _sent(m: re.Match[str], line: str) -> bool:
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    clause = claims.clause_before(m, line)
     return _addressed(m, line) and not _NEGATION_RE.search(clause)
 
 
 def _unnegated(m: re.Match[str], line: str) -> bool:
-    clause = re.split(r"[.;!?](?:\s|$)", line[: m.start()])[-1]
+    clause = claims.clause_before(m, line)
     return not _NEGATION_RE.search(clause)
 
 

@@ -356,8 +356,7 @@ def _ascii_noun(low: str) -> bool:
 _ASCII_STEMS = (
     "instru", "consigne", "directive", "indicaci", "orden", "anweisung", "befehle", "vorgabe",
     "istruzion", "indicazion", "aanwijzing", "opgedragen", "beskjed", "polecen", "talimat",
-    "petunjuk",
-    "perintah",
+    "petunjuk", "perintah",
     "reglas", "normas", "regole", "regras", "regeln", "anvisning", "ohje", "kasky", "pokyn",
     "upute", "uputa", "uputstv", "maagizo", "maelekezo", "tagubilin", "arahan", "gesagt",
     "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",

@@ -40,7 +40,7 @@ _RARE = str.maketrans({
 # Leetspeak: the digits and symbols that stand for letters in obfuscated prompts.
 _LEET_FROM, _LEET_TO = b"0134578@$!|+9", b"oieastbasiitg"
 _NOT_LETTER = LazyRegex(r"[^a-z]+")
-_PERCENT = LazyRegex(r"%[0-9a-fA-F]{2}")
+PERCENT_RE = LazyRegex(r"%[0-9a-fA-F]{2}")
 # For ASCII lines one C-level bytes.translate does the whole job: leetspeak mapped, everything
 # but letters deleted.
 _ASCII_TABLE = bytes.maketrans(_LEET_FROM, _LEET_TO)
@@ -98,16 +98,26 @@ def _unescape(run: re.Match[str]) -> str:
     return chr(int(run.group(1) or run.group(2), 16))
 
 
+def percent_decoded(text: str) -> str:
+    """`text` with URL-encoding undone, encoded twice or more too (`%2569` is `%69` is `i`)."""
+    for _ in range(3):
+        if "%" not in text or not PERCENT_RE.search(text):
+            break
+        text = unquote(text)
+    return text
+
+
+def escapes_decoded(text: str) -> str:
+    """`text` with `\\u0069` and `\\x69` escapes undone."""
+    return _ESCAPE.sub(_unescape, text) if "\\" in text else text
+
+
 def skeleton(folded: str) -> str:
     """`folded` is a line already NFKC-folded (see `engram.safety._fold`)."""
-    for _ in range(3):  # `%2569` is `%69` is `i`: encoded twice or more
-        if "%" not in folded or not _PERCENT.search(folded):
-            break
-        folded = unquote(folded)
+    folded = percent_decoded(folded)
     if "&" in folded and ";" in folded:
         folded = html.unescape(folded)  # `&#73;gnore`, `&lt;`
-    if "\\" in folded:
-        folded = _ESCAPE.sub(_unescape, folded)  # `\u0069gnore`, `\x69gnore`
+    folded = escapes_decoded(folded)
     text = folded.lower()
     if text.isascii():
         return text.encode().translate(_ASCII_TABLE, _ASCII_DROP).decode()
