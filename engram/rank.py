@@ -14,7 +14,7 @@ import json
 import math
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from engram import route
@@ -251,6 +251,7 @@ class Scoring:
         self._gathered: dict[bool, _Gathered] = {}
         self._prepared: dict[bool, _Prepared] = {}  # lazy rankings, to go on with
         self._last: _Prepared | None = None
+        self._last_gathered: _Gathered | None = None
         self._scored: list[Scored] = []
         self.records: dict[tuple[int, int], Record] = {}
 
@@ -348,6 +349,16 @@ class Scoring:
         self._scored = ranked + rest
         return self._scored
 
+    def part_score(self, item: Scored, part: Collection[str]) -> float:
+        """The item's score for one part of the prompt (`intents.parts`): its BM25 over that
+        part's anchors alone, times the multipliers it got for the whole prompt."""
+        gathered = self._last_gathered
+        if gathered is None or item.bm25 <= 0:
+            return 0.0
+        tf = {t: f for t, f in item.evidence.tf.items() if t in part}
+        length = gathered.lengths[item.scope_rank].get(item.key, gathered.stats.avg_len)
+        return bm25_one(tf, length, gathered.idfs, gathered.stats) * item.score / item.bm25
+
     def untaken_related(self) -> int:
         """How many related memories the last `score` left inside its pools, unranked (counted
         in the pack's related total, never shown): a pool excluded as a whole counts none,
@@ -406,7 +417,7 @@ class Scoring:
         """The candidates, judged, with their base scores, ready to rank."""
         ctx, scopes, anchors, touched = self.ctx, self.scopes, self.anchors, self.touched
         gate, path_only, procedural = self.gate, self.path_only, self.procedural
-        gathered = self._gather(drop_weak)
+        gathered = self._last_gathered = self._gather(drop_weak)
         evidence, shared, own, lengths = (gathered.evidence, gathered.shared, gathered.own,
                                           gathered.lengths)
         doc_freq, stats, idfs, most = (gathered.doc_freq, gathered.stats, gathered.idfs,

@@ -1145,3 +1145,43 @@ def test_one_sentence_of_a_listed_exclusion_pasted_whole_finds_its_memory(
         "agent-teams"]
     _, rows = dry(workspace, "delegate this one-off work")
     assert rows["agent-teams"]["status"] == "excluded: negated"
+
+
+# -- prompts of two requests -------------------------------------------------------------------
+def two_request_workspace(root: Path) -> None:
+    """Two React form memories that share most of the first request's words, and one release
+    memory that only the second request's words meet, in its body."""
+    put(root, "signup.md", mem("react-signup", tags=["react", "signup"],
+                               summary="The React signup flow.",
+                               body="The signup form validates the email field before submit "
+                                    "and shows errors inline."))
+    put(root, "forms.md", mem("react-forms", tags=["react", "forms"],
+                              summary="Forms in the React app: validation and inline errors.",
+                              body="Validate every form field on blur and show the error "
+                                   "inline under the field."))
+    put(root, "release.md", mem("release-notes", tags=["releases"],
+                                summary="How a release is prepared and published.",
+                                body="Before tagging, fill in the release form and update the "
+                                     "changelog: entries grouped by version, newest first."))
+
+
+def test_each_request_of_a_two_part_prompt_gets_its_best_memory(workspace: Path) -> None:
+    # Ranked as one prompt, the second React memory outscores the release memory, and the
+    # changelog request would get nothing at a pack size of two.
+    two_request_workspace(workspace / ".engram")
+    prompt = ("validate the react signup form fields and show errors inline; also, draft the "
+              "changelog entries grouped by version")
+    assert body_ids(ok(load(workspace, prompt, "--limit", "2"))) == ["react-signup",
+                                                                   "release-notes"]
+    _, rows = dry(workspace, prompt, "--limit", "2")
+    assert rows["react-forms"]["status"] == "related (limit)"
+
+
+def test_a_second_request_met_by_one_word_takes_no_place(workspace: Path) -> None:
+    # The release memory is related (its body says "form" and "version"), but "version" alone
+    # is chance, not the memory answering the second request.
+    two_request_workspace(workspace / ".engram")
+    prompt = ("validate the react signup form fields and show errors inline. Then "
+              "double-check the version number, please")
+    assert body_ids(ok(load(workspace, prompt, "--limit", "2"))) == ["react-signup",
+                                                                   "react-forms"]
