@@ -1003,7 +1003,8 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
                and not s.evidence.path_match]
     _load_records(scopes, touched, records)
     for item in touched:
-        clause = route.names_an_exclusion(item.rec.memory.negations, anchors, rare)
+        clause = route.names_an_exclusion(item.rec.memory.negations, anchors, rare,
+                                          route.described(item.evidence))
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from itertools import chain, repeat
 from typing import Protocol
@@ -336,8 +337,18 @@ _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
                   re.IGNORECASE)
 
 
+# What a memory says it is about: its names and its one-line descriptions, not its body.
+_DESCRIBING_FIELDS = frozenset({"id", "tags", "triggers", "summary", "directive"})
+
+
+def described(ev: Evidence) -> set[str]:
+    """The anchors the memory states in its names or descriptions (outside its clauses)."""
+    return {t for t, fields in ev.fields.items() if _DESCRIBING_FIELDS.intersection(fields)}
+
+
 def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
-                       rare: Callable[[str], bool] | None = None) -> str | None:
+                       rare: Callable[[str], bool] | None = None,
+                       stated: AbstractSet[str] = frozenset()) -> str | None:
     """The memory's own exclusion clause the query describes, or None: most of the clause's
     content words (two at least, or its only one) are in the query. "Do not use this for SMS
     reminders" is said of "send an SMS reminder", however much else the memory shares with it.
@@ -373,7 +384,13 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
             if part is not what and len(units) == 1 and len(units[0]) == 1 and not (
                     rare and rare(next(iter(units[0])))):
                 continue
-            hits = sum(1 for unit in units if unit <= asked)
+            met = [unit for unit in units if unit <= asked]
+            # A clause the query meets only in words the memory states outside its clauses too
+            # names the memory's own topic, qualified: "Decisions not yet made" in an ADR
+            # skill is not said of "document this decision".
+            if met and all(unit <= stated for unit in met):
+                continue
+            hits = len(met)
             if words > NAME_MAX_WORDS and 3 * hits < words:
                 continue
             if units and (hits == len(units) or (hits >= 2 and 3 * hits >= 2 * len(units))):

@@ -351,6 +351,25 @@ def test_a_common_word_alone_in_a_clause_excludes_nothing(workspace: Path) -> No
     assert rows["api-rules"]["status"] != "excluded: negated"
 
 
+def test_a_clause_that_qualifies_the_memory_s_own_topic_excludes_only_what_it_adds(
+        workspace: Path) -> None:
+    # "Decisions not yet made" keeps one word, "decision", which the skill's own description
+    # is about: a task about a decision is its task. Its other clause still holds.
+    root = workspace / ".engram"
+    put(root, "adr.md", mem("adr-writer", "skill", tags=["adr"],
+                            summary="Creates architecture decision records that document why "
+                                    "a technical choice was made.",
+                            body="Write the context, the decision and its consequences.\n\n"
+                                 "Do NOT use for:\n\n"
+                                 "- Decisions not yet made - use `rfc-writer` first\n"
+                                 "- Meeting notes or minutes\n"))
+    put(root, "rfc.md", mem("rfc-writer", "skill", tags=["rfc"],
+                            summary="Proposes a change for discussion before it is decided."))
+    assert "adr-writer" in body_ids(ok(load(workspace, "document this decision")))
+    _, rows = dry(workspace, "take the meeting notes and minutes")
+    assert rows["adr-writer"]["status"] == "excluded: negated"
+
+
 def test_a_memory_for_other_file_types_stays_out_of_a_file_task(workspace: Path) -> None:
     # Editing a React test: the pytest rule's trigger "add a test" is in the prompt, but its
     # own globs say it is for Python files.
