@@ -13,7 +13,9 @@ memory's own words, withheld from it, as the query):
   at most two bodies, at most half of its content words in the memory's own fields);
 - mixed-intent: two such sentences of memories with disjoint fields, joined with "; also, ";
 - dependency-chain: a memory with `depends_on` queried by its summary; expects it and every
-  visible prerequisite, which must precede it.
+  visible prerequisite, which must precede it;
+- negation: an exclusion clause of a memory's summary (four words or more), verbatim, as the
+  query ("Do not use it for commit messages"); that memory is forbidden.
 
 Withheld text must not be visible to any case, so the memories are split into `--folds`
 corpora: each withholds the summaries and triggers of its own third and is judged on them.
@@ -38,6 +40,7 @@ from typing import Any
 import frontmatter
 
 from engram import quality
+from engram.clauses import negation_clauses
 from engram.tokenize import anchors
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -134,6 +137,11 @@ def derive(folder: Path, folds: int, seed: int) -> list[tuple[dict[str, frontmat
             if fold == 0 and needs and meta.get("summary"):
                 cases.append({"category": "dependency-chain", "query": str(meta["summary"]),
                               "expect": [ids[stem], *needs], "depends_on": needs})
+            if fold == 0:
+                for clause in negation_clauses(str(meta.get("summary") or "")):
+                    if len(clause.split()) >= 4:
+                        cases.append({"category": "negation", "query": clause, "expect": [],
+                                      "forbid": [ids[stem]]})
         for n, case in enumerate(cases, start=1):
             case["id"] = f"f{fold}-{n:03d}"
         out.append((copies, cases))

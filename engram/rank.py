@@ -495,7 +495,8 @@ class Scoring:
             if anchors and not path_only:
                 asked = tuple(a for a in anchors if a not in self.quoted)
                 _exclude_named_clauses(scopes, scored, asked, self.records,
-                                       lambda t: doc_freq[t] <= most)
+                                       lambda t: doc_freq[t] <= most,
+                                       anchors if self.quoted else ())
             return scored, pools, all_groups
 
         scored, pools, all_groups = judge(need is not None)
@@ -996,15 +997,20 @@ def _multiply(item: Scored, ctx: Context, base: float, procedural: bool,
 
 def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[str, ...],
                            records: dict[tuple[int, int], Record],
-                           rare: Callable[[str], bool]) -> None:
+                           rare: Callable[[str], bool], whole: tuple[str, ...] = ()) -> None:
     """Exclude memories whose own exclusion clause the query describes (not a touched file's:
-    the path says the memory applies). Only memories the query meets inside a clause are read."""
+    the path says the memory applies), or, when the prompt holds a clause of its own (`whole`,
+    all its anchors), whose clause the prompt is. Only memories the query meets inside a clause
+    are read."""
     touched = [s for s in scored if s.excluded is None and s.evidence.negated
                and not s.evidence.path_match]
     _load_records(scopes, touched, records)
     for item in touched:
-        clause = route.names_an_exclusion(item.rec.memory.negations, anchors, rare,
+        negations = item.rec.memory.negations
+        clause = route.names_an_exclusion(negations, anchors, rare,
                                           route.described(item.evidence))
+        if clause is None and whole:
+            clause = route.is_its_clause(negations, whole)
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 

@@ -416,6 +416,26 @@ QUOTE_MIN_WORDS = 7
 QUOTE_MIN_TERMS = 3
 
 
+def is_its_clause(negations: Iterable[str], query: Sequence[str]) -> str | None:
+    """The memory's own exclusion clause, marker and all, that the prompt is: two thirds of the
+    prompt's content words at least are in it ("Do NOT use for fixing existing UI bugs (use
+    generate-frontend-fix)", asked of the skill that wrote it). A prompt that only says what a
+    memory is not for does not ask for that memory; its description pasted whole, the clause
+    among much else, still names it, and so does a listed item held without a marker
+    (`quotes`)."""
+    from engram.clauses import after_marker  # only for prompts that hold a clause of their own
+
+    words = {t for t in query if not COMPOUND_TERM.search(t)}
+    if len(words) < 2:
+        return None
+    for clause in negations:
+        if after_marker(clause) == clause:
+            continue
+        if 3 * len(words.intersection(phrase_terms(clause))) >= 2 * len(words):
+            return clause
+    return None
+
+
 def quotes(clause: str, query: Sequence[str]) -> bool:
     """The prompt holds a listed clause whole (one without a marker), or one sentence of it,
     QUOTE_MIN_WORDS words at least, every content word in the clause's order. It is the

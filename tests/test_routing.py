@@ -73,6 +73,24 @@ def test_a_prompt_quoting_a_memory_with_its_clause_loads_that_memory(workspace: 
     assert rows["web-artifacts"]["status"] == "excluded: negated"
 
 
+def test_a_prompt_that_is_a_memory_s_exclusion_clause_does_not_load_it(workspace: Path) -> None:
+    # The prompt is the skill's own clause, marker and all: it says what the skill is not for.
+    # Pasted with the rest of the description, the same clause names the skill.
+    root = workspace / ".engram"
+    summary = ("Implements a new frontend feature end to end, from the component to its tests. "
+               "Do NOT use for fixing existing UI bugs (use frontend-fix).")
+    put(root, "feature.md", mem("frontend-feature", "skill", tags=["frontend", "feature"],
+                                summary=summary,
+                                body="Start from the design, then the component, then tests."))
+    put(root, "fix.md", mem("frontend-fix", "skill", tags=["frontend", "fix"],
+                            summary="Finds and fixes a UI bug in an existing screen."))
+    clause = "Do NOT use for fixing existing UI bugs (use frontend-fix)"
+    _, rows = dry(workspace, clause)
+    assert rows["frontend-feature"]["status"] == "excluded: negated"
+    assert "frontend-feature" not in pack_ids(workspace, clause)
+    assert pack_ids(workspace, summary)[0] == "frontend-feature"
+
+
 def test_a_prompt_repeating_a_body_exclusion_sentence_is_not_that_task(workspace: Path) -> None:
     root = workspace / ".engram"
     put(root, "notes.md", mem(
