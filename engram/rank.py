@@ -1010,7 +1010,8 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
         clause = route.names_an_exclusion(negations, anchors, rare,
                                           route.described(item.evidence))
         if clause is None and whole:
-            clause = route.is_its_clause(negations, whole)
+            memory = item.rec.memory
+            clause = route.is_its_clause(negations, whole, f"{memory.summary} {memory.directive}")
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 

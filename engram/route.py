@@ -416,20 +416,22 @@ QUOTE_MIN_WORDS = 7
 QUOTE_MIN_TERMS = 3
 
 
-def is_its_clause(negations: Iterable[str], query: Sequence[str]) -> str | None:
-    """The memory's own exclusion clause, marker and all, that the prompt is: two thirds of the
-    prompt's content words at least are in it ("Do NOT use for fixing existing UI bugs (use
-    generate-frontend-fix)", asked of the skill that wrote it). A prompt that only says what a
-    memory is not for does not ask for that memory; its description pasted whole, the clause
-    among much else, still names it, and so does a listed item held without a marker
-    (`quotes`)."""
+def is_its_clause(negations: Iterable[str], query: Sequence[str], description: str
+                  ) -> str | None:
+    """The exclusion clause of the memory's description (summary or directive), marker and
+    all, that the prompt is: two thirds of the prompt's content words at least are in it ("Do
+    NOT use for fixing existing UI bugs (use generate-frontend-fix)", asked of the skill that
+    wrote it). The description is where an author says what the memory is and is not for, and a
+    prompt that only says what it is not for does not ask for it. The description pasted whole,
+    the clause among much else, still names the memory, and so does a sentence of its body,
+    clause or not: that is its own text, quoted."""
     from engram.clauses import after_marker  # only for prompts that hold a clause of their own
 
     words = {t for t in query if not COMPOUND_TERM.search(t)}
     if len(words) < 2:
         return None
     for clause in negations:
-        if after_marker(clause) == clause:
+        if after_marker(clause) == clause or clause not in description:
             continue
         if 3 * len(words.intersection(phrase_terms(clause))) >= 2 * len(words):
             return clause
