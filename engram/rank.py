@@ -473,6 +473,7 @@ class Scoring:
                         single = e.body_only
                         e.common = single is not None and doc_freq[single] > 1
                         e.rare_name = e.strong and route.named_by_rare_word(e, specific)
+                        e.may_hold_word_id = strict
                 # Only a memory met by several of its clause words can be quoted; the rest
                 # are not read for it.
                 touching = [key for key in one_by_one

@@ -46,7 +46,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name", "whole_id", "quoted")
+                 "whole_name", "whole_id", "quoted", "may_hold_word_id")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -59,6 +59,8 @@ class Evidence:
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
         self.whole_id = False  # it holds its id whole, an id of two content words or more
         self.quoted = False  # the query quotes one of its exclusion clauses whole (`quotes`)
+        # a long description hit its id: it may hold a one-word id whole (`Names.name_held`)
+        self.may_hold_word_id = False
 
     @property
     def anchors_matched(self) -> int:
@@ -71,9 +73,11 @@ class Evidence:
 
     @property
     def may_hold_id(self) -> bool:
-        """Two anchors or more hit the id: without it the query cannot hold an id of two words
-        whole (`Names.name_held`), which only the record can tell."""
-        return sum(1 for fs in self.fields.values() if "id" in fs) >= 2
+        """Two anchors or more hit the id (or one, in a long description: `may_hold_word_id`):
+        without it the query cannot hold the id whole (`Names.name_held`), which only the
+        record can tell."""
+        hits = sum(1 for fs in self.fields.values() if "id" in fs)
+        return hits >= 2 or (hits == 1 and self.may_hold_word_id)
 
     @property
     def body_only(self) -> str | None:
@@ -791,10 +795,13 @@ class Names:
 
     def name_held(self, memory: Memory) -> int:
         """2 when the prompt holds the memory's id whole and the id has two content words or
-        more (`whole_id`), 1 when it holds another of its names (`names_itself`), 0 when none.
-        One id word names a family ("nextjs-..."); "Next.js, React and TypeScript" names
-        `nextjs-react-typescript`, not every Next.js memory."""
-        if self._judge(name_words(memory.id)) == _WHOLE:
+        more, or is a one-word id no other id shares held by a long description (`whole_id`),
+        1 when it holds another of its names (`names_itself`), 0 when none. One id word names
+        a family ("nextjs-..."); "Next.js, React and TypeScript" names
+        `nextjs-react-typescript`, not every Next.js memory, and "... coding standards for
+        Expo projects" names `expo` as surely."""
+        words = name_words(memory.id)
+        if self._judge(words) == _WHOLE or self._names_by_id(words):
             return 2
         return 1 if self.names_itself(memory) else 0
 

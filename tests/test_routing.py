@@ -694,6 +694,39 @@ DESCRIPTION = ("Comprehensive guidelines for developing robust, scalable and mai
                "applications, covering project structure, performance, security and testing.")
 
 
+TEMPLATE = ("This rule provides comprehensive best practices and coding standards for {} "
+            "projects, covering code organization, performance, security, testing, and common "
+            "pitfalls.")
+
+
+def test_a_templated_description_goes_to_the_memory_its_one_word_id_names(tmp_path: Path) -> None:
+    # Public rule collections fill one template per library: the other libraries' summaries
+    # share every word of the prompt but its name, and outscored the memory it names, whose own
+    # summary is missing. A one-word id no other id shares, held by a long description, names
+    # the memory as surely as a whole id of two words.
+    root = tmp_path / ".engram"
+    for lib in ("django", "flask", "rails", "laravel", "spring", "gin"):
+        put(root, f"{lib}.md", mem(lib, tags=[lib], summary=TEMPLATE.format(lib.title()),
+                                   body=f"Follow the {lib.title()} project layout."))
+    put(root, "expo.md", mem("expo", tags=["expo"],
+                             body="Code organization, performance, security and testing for "
+                                  "Expo apps: keep the Expo config in app.json and test on a "
+                                  "device with Expo Go."))
+    for topic in ("release notes", "incident review", "database backups", "feature flags",
+                  "api versioning", "logging format", "error budgets", "commit messages",
+                  "pull requests", "translations", "caching", "rate limits", "email templates",
+                  "payments", "invoices", "search indexing", "file uploads", "audit log",
+                  "permissions", "design tokens", "analytics events", "cron jobs", "queues",
+                  "migrations"):
+        put(root, topic.replace(" ", "-") + ".md",
+            mem(topic.replace(" ", "-"), tags=topic.split(), summary=f"How we handle {topic}.",
+                body=f"Write down who owns {topic} and where the runbook lives."))
+    prompt = TEMPLATE.format("Expo")
+    assert pack_ids(tmp_path, prompt, "--limit", "3")[0] == "expo"
+    _, rows = dry(tmp_path, prompt, "--limit", "3")
+    assert "whole-id1.25" in rows["expo"]["multipliers"]
+
+
 def test_a_long_description_names_the_memory_whose_one_word_id_it_holds(
         workspace: Path) -> None:
     # A rule's own description with its summary withheld: "FastAPI" is the rule's whole id, and
