@@ -31,8 +31,8 @@ from engram.safety.lazy_regex import LazyRegex
 _C = r"(?:[^.;!?\n]|[.!?](?=[\w/]))"
 
 _ORDERS = (
-    r"instructions?|guidance|rules?|directives?|orders|polic(?:y|ies)|guidelines|constraints"
-    r"|restrictions|limitations|programming|brief(?:ing)?|prompt|configuration|config|setup"
+    r"instructions?|guidance|rules?|directives?|orders|polic(?:y|ies)|guidelines?|constraints?"
+    r"|restrictions?|limitations|programming|brief(?:ing)?|prompt|configuration|config|setup"
 )
 _MAKERS = (
     r"operator|vendor|provider|developers?|creators?|makers?|company|deployer|trainers?"
@@ -60,6 +60,22 @@ _OWN = (
     r"|directives?|guidelines|policies|brief)"
     r"|(?:safety|content)\s+(?:notes|training|layer|polic\w+|guidelines|filters?|text)"
     r"|(?:system|developer)\s+(?:prompt|messages?|instructions)"
+    # what came before this point of the text ("the instructions above this line", "everything
+    # before this marker"), and what the model brought with it or was handed
+    r"|(?:" + _ORDERS + r"|everything|anything|whatever|text|guidance)\s+(?:above|before)\s+"
+    r"(?:this|here)(?:\s+(?:line|marker|point|message|paragraph|note|sentence))?"
+    r"|(?:" + _ORDERS + r"|guide|file|notes)\s+(?:that\s+)?you\s+(?:loaded|read)\s+(?:earlier"
+    r"|before|first|at\s+startup)"
+    r"|your\s+(?:values|guardrails|principles|ethics)"
+    r"|(?:safety|content)\s+(?:rules|checks|settings|guardrails)"
+    r"|(?:restrictions|limits|rules|constraints)\s+that\s+(?:applied|apply)\s+(?:at|to|in)\s+"
+    r"(?:the\s+)?(?:user|standard|normal|default)\b"
+    r"|(?:ticket|task|assignment|request)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
+    r"(?:handed|given|assigned)"
+    r"|(?:anything|whatever|what)\s+the\s+(?:operator|user|human|developer)\s+(?:types|typed"
+    r"|says|said|writes|wrote)"
+    r"|(?:the\s+)?user'?s\s+(?:stated\s+|actual\s+|own\s+|original\s+)?(?:task|request"
+    r"|instructions?|wishes)"
 )
 _VOID = (
     r"void(?:ed)?|null|retired|lapsed|stale|suspended|withdrawn|superseded|overruled|overridden"
@@ -69,6 +85,10 @@ _VOID = (
     r"|matters?|count)"
     r"|(?:does|do)\s*(?:not|n't)\s+(?:apply|bind|count|hold)|not\s+binding|not\s+in\s+force"
     r"|rank\s+below|(?:is|are)\s+(?:the\s+|a\s+)?bugs?|as\s+(?:the\s+|a\s+)?bugs?"
+    r"|counts?\s+for\s+nothing|outranks?\s+nothing|carr(?:y|ies)\s+(?:zero|no)\s+weight"
+    r"|irrelevant|(?:is|are|was)\s+(?:a\s+|just\s+a\s+)?decoy"
+    r"|(?:meant|configured|written|designed|intended)\s+for\s+(?:a\s+)?(?:different|another"
+    r"|some\s+other)\s+\w+|belonged\s+to\s+(?:a|an|the)\s+(?:test|old|previous|different)"
 )
 VOID_RE = LazyRegex(
     r"\b(?:" + _OWN + r")\b" + _C + r"{0,70}?\b(?:" + _VOID + r")\b"
@@ -87,11 +107,14 @@ VOID_WORDS = frozenset((
     "rescinded", "cancelled", "canceled", "lifted", "waived", "defunct", "off", "longer",
     "apply", "bind", "count", "hold", "binding", "force", "below", "bug", "bugs", "outrank",
     "outranks", "override", "overrides", "supersede", "supersedes", "precedence", "replace",
-    "replaces", "trump", "trumps", "aside", "priority",
+    "replaces", "trump", "trumps", "aside", "priority", "nothing", "weight", "irrelevant",
+    "decoy", "different", "another", "belonged",
 ))
 OWN_WORDS = frozenset((
     "you", "your", "prior", "previous", "earlier", "original", "initial", "default", "safety",
     "content", "system", "developer", "operator", "vendor", "provider", "anthropic", "openai",
+    "above", "before", "loaded", "values", "guardrails", "ticket", "task", "assignment",
+    "user", "user's", "users",
 ))
 
 # The user's word made powerless.
@@ -119,6 +142,10 @@ DEMOTE_RE = LazyRegex(
     r"in\s+the\s+chat\s+rank\s+below\b"
     r"|\b(?:user|human)\s+(?:request|message|instruction)s?\s+conflicts?\s+with\b" + _C
     + r"{0,40}?\b(?:wins|prevails|takes\s+precedence)\b"
+    # someone else made the model's principal, or a file ranked above the user
+    r"|\b(?:person|human|user)\s+(?:typing|at\s+the\s+keyboard)\s+is\s+not\s+your\s+"
+    r"(?:principal|boss|master|user)\b|\byour\s+(?:real\s+|true\s+|actual\s+)?principal\s+is\b"
+    r"|\branks?\s+above\s+(?:the\s+)?(?:user|operator|developer|(?:any\s+)?system)\b"
     r"|\b(?:every|each|any)\s+(?:task|request)\s+you\s+(?:receive|get)"
     r"\b" + _C + r"{0,40}?\b(?:reinterpreted|treated|read)\s+as\b"
 )
@@ -126,9 +153,10 @@ DEMOTE_WORDS = (
     frozenset(("advisory", "authoritative", "binding", "suggestions", "weight", "priority",
                "authority", "precedence", "direction", "directions", "orders", "preferences",
                "wishes", "objections", "cannot", "can", "decoy", "distraction", "differs",
-               "different", "below", "wins", "prevails", "reinterpret", "reinterpreted")),
+               "different", "below", "wins", "prevails", "reinterpret", "reinterpreted",
+               "principal", "above")),
     frozenset(("chat", "window", "box", "user", "users", "developer", "human", "person",
-               "whoever", "from", "keyboard", "as")),
+               "whoever", "from", "keyboard", "as", "typing", "your", "operator", "system")),
 )
 
 # A persona, or the model, with its limits removed.
@@ -200,7 +228,7 @@ _SHOW = (
     r"repeat|print|show|output|reveal|paste|quote|restate|recite|reproduce|dump|copy|write"
     r"|append|include|encode|translate|list|share|tell\s+(?:me|us)|give\s+(?:me|us)"
     r"|reply\s+with|respond\s+with|answer\s+with|begin\s+(?:your\s+reply|with)|start\s+with"
-    r"|finish|complete|put|add|generate|send"
+    r"|finish|complete|put|add|generate|send|echo|collect"
 )
 _THEIR_ORDERS = (
     r"(?:(?:the\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?(?:set\s+of\s+)?(?:hidden|secret"
@@ -213,11 +241,13 @@ _THEIR_ORDERS = (
     r"|your\s+(?:system\s+(?:prompt|message|instructions)|developer\s+(?:instructions|messages?)"
     r"|hidden\s+(?:instructions|configuration|rules|prompt)|initiali[sz]ation|prompt|tool"
     r"\s+definitions|operating\s+rules|instructions)"
+    r"|(?:its|the\s+agent'?s|the\s+assistant'?s)\s+(?:(?:complete|full|entire|whole)\s+)?"
+    r"(?:hidden|system)\s+prompt"
     r"|(?:system|developer)\s+and\s+(?:system|developer)\s+messages"
     r"|what\s+(?:you\s+were|were\s+you)\s+told\s+before"
-    r"|(?:text|everything|words)\s+(?:that\s+)?(?:came|comes|appears?|appeared|is)?\s*(?:before"
-    r"|above)\s+(?:this\s+conversation|the\s+first\s+user\s+message|this\s+sentence"
-    r"|the\s+conversation)"
+    r"|(?:text|everything|words)\s+(?:that\s+)?(?:came|comes|appears?|appeared|is|sits)?\s*"
+    r"(?:before|above)\s+(?:this\s+conversation|the\s+first\s+user\s+message|this\s+sentence"
+    r"|this\s+message|the\s+conversation)"
     r"|(?:the\s+)?(?:start|beginning)\s+of\s+your\s+context"
     r"|the\s+very\s+first\s+message"
 )
@@ -226,6 +256,8 @@ EXTRACT_RE = LazyRegex(
     r"(?!\s*(?:files?|folders?|director(?:y|ies)|templates?|docs?|\.md|sections?|pages?))"
     r"|\b(?:" + _THEIR_ORDERS + r")\b" + _C + r"{0,40}?\b(?:verbatim|word\s+for\s+word|in\s+full"
     r"|exactly|unedited|quote\s+it|paste\s+it)"
+    r"|\b(?:exact|full|complete|precise)\s+(?:wording|text)\s+of\s+(?:the\s+)?(?:" + _THEIR_ORDERS
+    + r")\b"
     r"|\bwhat\s+(?:were\s+you|you\s+were|have\s+you\s+been)\s+(?:told|given|instructed)\s+"
     r"(?:before|at\s+the\s+(?:start|beginning))"
     r"|\bwhat\s+(?:is|was)\s+the\s+(?:secret\s+)?(?:password|passphrase|secret|code|key)\s+"
@@ -233,12 +265,13 @@ EXTRACT_RE = LazyRegex(
 )
 EXTRACT_WORDS = (
     frozenset(("your", "given", "told", "received", "handed", "gave", "conversation",
-               "sentence", "very", "system", "developer", "first")),
+               "sentence", "very", "system", "developer", "first", "hidden", "message")),
     frozenset(("repeat", "print", "show", "output", "reveal", "paste", "quote", "restate",
                "recite", "reproduce", "dump", "copy", "write", "append", "include", "encode",
                "translate", "list", "share", "tell", "give", "reply", "respond", "answer",
                "begin", "start", "finish", "complete", "put", "add", "generate", "send", "what",
-               "verbatim", "word", "full", "exactly", "unedited")),
+               "verbatim", "word", "full", "exactly", "unedited", "echo", "collect", "wording",
+               "text")),
 )
 _NEGATED_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*"
                         r"|decline\w*|mustn'?t)\b")
@@ -304,22 +337,41 @@ CONCEAL_RE = LazyRegex(
     r"|\b(?:do\s+not|don'?t|never)\s+(?:list|mention|include)\s+(?:it|this|them)\s+(?:among|in)\s+"
     r"(?:the\s+)?changes\b"
     r"|\b(?:must\s+not|mustn'?t|never|should\s+not)\s+mention\s+(?:any\s+)?network\s+calls\b"
+    # a step left out of the report, or the report made false
+    r"|\bleave\s+(?:it|this|that|them|(?:the\s+)?(?:new\s+)?(?:\w+\s+)?(?:request|call|change|edit"
+    r"|file|step|command|dependency|hook))\s+(?:out\s+of|off)\s+(?:your|the)\s+(?:\w+\s+)?"
+    r"(?:summary|explanation|report|description|list|reply|answer)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:call|draw)\s+attention\s+to\s+(?:it|this|that|them)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+mention\s+(?:any\s+)?(?:the\s+)?(?:skipped|deleted|disabled"
+    r"|removed)\s+(?:or\s+\w+\s+)?(?:tests?|checks?|jobs?)\b"
+    r"|\breport\s+(?:the\s+)?(?:run|build|ci|tests?|suite|pipeline|it)\s+as\s+[\"'\u201c]?"
+    r"(?:all\s+tests\s+pass\w*|green|passing|passed)\b"
+    r"|\bkeep\s+the\s+(?:user|human|developer|owner|reviewers?)\s+out\s+of\s+the\s+loop\b"
+    r"|\bnot\s+to\s+be\s+surfaced\b"
+    r"|\bso\s+(?:that\s+)?(?:it|they|this|the\s+\w+)\s+(?:never|doesn'?t|does\s+not|won'?t"
+    r"|will\s+not|don'?t|do\s+not)\s+(?:stands?\s+out|(?:appears?|shows?\s+up)\s+in\s+"
+    r"(?:\w+\s+){0,2}?(?:review|audit))"
+    r"|\bso\s+(?:that\s+)?the\s+(?:session|run|change|task)\s+looks\s+like\s+(?:a\s+)?no-op"
+    r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|anyone|reviewer|someone)s?"
+    r"\s+asks?\b" + _C + r"{0,80}?\bthe\s+(?:expected\s+)?answer\s+is\s+[\"'\u201c]?no\b"
 )
 CONCEAL_WORDS = (
     frozenset(("transcript", "reviewers", "auditors", "auditor", "team", "trigger", "draw",
                "attract", "single", "asks", "ask", "surfacing", "having", "among", "mention",
-               "contains")),
+               "contains", "leave", "attention", "report", "loop", "surfaced", "stand",
+               "stands", "appear", "appears", "show", "shows", "looks")),
     frozenset(("not", "never", "no", "without", "don", "doesn", "won", "mustn", "say", "answer",
-               "reply", "respond", "tell", "out", "from")),
+               "reply", "respond", "tell", "out", "from", "off", "as", "in", "like")),
 )
 
 
 # What a tool, a page or a field returns, made into orders.
 PROMOTE_RE = LazyRegex(
-    r"\b(?:treat|regard|consider|handle|take)\s+(?:those|these|such|its|their|the|any|that)?\s*"
+    r"\b(?:treat(?:s|ed)?|regard(?:s|ed)?|consider(?:s|ed)?|handle[sd]?|takes?)\s+"
+    r"(?:those|these|such|its|their|the|any|that)?\s*"
     r"(?:[\w`-]+\s+){0,2}?(?:lines|text|messages?|output|fields?|results?|answers?|responses?"
-    r"|content|replies)\b[^.;\n]{0,50}?\bas\s+(?:\w+\s+)?(?:orders|instructions|commands"
-    r"|directives)\b"
+    r"|content|replies|comments?|notes?)\b[^.;\n]{0,50}?\bas\s+(?:an?\s+)?(?:[\w-]+\s+)?"
+    r"(?:orders?|instructions?|commands?|directives?)\b"
     r"|\b(?:field|output|result|response|answer|reply|marker|text)\b" + _C + r"{0,40}?\b(?:is|are)"
     r"\s+(?:an?\s+)?(?:directives?|orders?|instructions?|commands?)\s+from\s+(?:the\s+)?"
     r"(?:operator|maintainers?|owner|admin|developers?|team)\b"
@@ -329,8 +381,9 @@ PROMOTE_RE = LazyRegex(
 PROMOTE_WORDS = (
     frozenset(("orders", "instructions", "commands", "directives", "directive", "order",
                "instruction", "command", "marker")),
-    frozenset(("treat", "regard", "consider", "handle", "take", "field", "output", "result",
-               "response", "answer", "reply", "marker", "text", "run")),
+    frozenset(("treat", "treats", "treated", "regard", "regards", "consider", "considers",
+               "handle", "handles", "take", "takes", "field", "output", "result", "response",
+               "answer", "reply", "marker", "text", "run")),
 )
 
 
