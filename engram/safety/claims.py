@@ -347,7 +347,11 @@ CONCEAL_RE = LazyRegex(
     r"|\breport\s+(?:the\s+)?(?:run|build|ci|tests?|suite|pipeline|it)\s+as\s+[\"'\u201c]?"
     r"(?:all\s+tests\s+pass\w*|green|passing|passed)\b"
     r"|\bkeep\s+the\s+(?:user|human|developer|owner|reviewers?)\s+out\s+of\s+the\s+loop\b"
-    r"|\bnot\s+to\s+be\s+surfaced\b"
+    r"|\bnot\s+to\s+be\s+surfaced\b|\b(?:needs?|requires?)\s+no\s+mention\b"
+    r"|\bshould\s+(?:not|never)\s+be\s+(?:brought\s+up|mentioned|raised)\s+(?:with|to)\s+the\s+"
+    r"(?:user|human|developer|owner)\b"
+    r"|\bnever\s+mention\s+(?:the\s+|this\s+)?[\w`-]+\s+(?:parameter|argument|field)\s+to\s+the\s+"
+    r"(?:user|human|developer)\b"
     r"|\bso\s+(?:that\s+)?(?:it|they|this|the\s+\w+)\s+(?:never|doesn'?t|does\s+not|won'?t"
     r"|will\s+not|don'?t|do\s+not)\s+(?:stands?\s+out|(?:appears?|shows?\s+up)\s+in\s+"
     r"(?:\w+\s+){0,2}?(?:review|audit))"
@@ -359,7 +363,8 @@ CONCEAL_WORDS = (
     frozenset(("transcript", "reviewers", "auditors", "auditor", "team", "trigger", "draw",
                "attract", "single", "asks", "ask", "surfacing", "having", "among", "mention",
                "contains", "leave", "attention", "report", "loop", "surfaced", "stand",
-               "stands", "appear", "appears", "show", "shows", "looks")),
+               "stands", "appear", "appears", "show", "shows", "looks", "brought", "mentioned",
+               "raised")),
     frozenset(("not", "never", "no", "without", "don", "doesn", "won", "mustn", "say", "answer",
                "reply", "respond", "tell", "out", "from", "off", "as", "in", "like")),
 )

@@ -469,11 +469,25 @@ _SABOTAGE = Alternatives((
      r"\baccept\s+(?:unsigned|unverified|expired|self-signed|invalid)\s+(?:\w+\s+)?(?:jwts?|tokens"
      r"|certificates?|certs?|signatures?|requests)\b"),
     ((("alg",), ("none",)),
-     r"\b(?:accept|allow|enable|permit|support)\b" + _GAP + r"{0,30}?\balg(?:orithm)?\s*[:=]?\s*"
-     r"[\"'(]?none\b"),
+     r"\b(?:accept|allow|enable|permit|support)s?\b" + _GAP + r"{0,30}?\balg(?:orithm)?\s*[:=]?\s*"
+     r"[`\"'(]?none\b"),
+    ((("algorithms",), ("none",)), r"\balgorithms\s*=\s*\[[^\]\n]*[\"']none[\"']"),
+    # passwords hashed weakly; tokens from a guessable generator; keys too short to hold
+    ((("password", "passwords"), ("md5", "sha1")),
+     r"\bhash\w*\s+(?:the\s+|all\s+|user\s+)?passwords?\s+(?:with|using)\s+(?:unsalted\s+"
+     r"|plain\s+)?`?(?:md5|sha-?1)\b"),
+    ((("random",), ("token", "tokens")),
+     r"\btokens?\b" + _GAP + r"{0,30}?\b(?:come\s+from|from|using|with|via)\s+`?random\.random\("),
+    ((("rsa",), ("512", "768")),
+     r"\b(?:sign|generate|use)\w*\b" + _GAP + r"{0,40}?\b(?:512|768)-bit\s+rsa\b"),
+    # a failing test silenced rather than understood
+    ((("instead",), ("investigating", "fixing", "debugging")),
+     r"\b(?:pytest\.mark\.skip|xfail|skip\s+(?:it|the\s+test)|disable\s+(?:it|the\s+test))\b"
+     + _GAP + r"{0,60}?\binstead\s+of\s+(?:investigating|fixing|debugging)\b"),
     # wide-open permissions and origins
     ((("777",),), r"\bchmod\s+(?:-r\s+)?0?777\b"),
     ((("allow-origin",),), r"\ballow-origin\b[^\n]{0,20}\*" + _GAP + r"{0,40}?credentials"),
+    ((("allowanyorigin",),), r"\ballowanyorigin\(\)" + _GAP + r"{0,60}?\ballowcredentials\(\)"),
     # queries built from strings; tests bent to the code
     ((("quer",), ("concatenation", "f-strings", "formatting")),
      r"\b(?:build|construct|assemble)\s+(?:the\s+)?(?:\w+\s+)?(?:sql\s+|search\s+|db\s+)?quer(?:y|ies)"
@@ -637,7 +651,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     ),),
     "sabotage": (
         (_ws("tests test"), _ws("fail fails failing delete remove skip disable comment mark")),
-        (_ws("password"), _ws("superuser admin root owner md5 sha sha1 plaintext plain base64")),
+        (_ws("password passwords"), _ws("superuser admin root owner md5 sha sha1 plaintext plain"
+                                         " base64")),
         (_ws("return skip bypass"), _ws("header cookie param params query username agent")),
         (_ws("remove strip drop delete disable turn comment rip stop quit relax loosen bypass"
              " switch"
@@ -654,6 +669,9 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_ws("rejectunauthorized unauthorized"),),
         (_ws("fails fail"), _ws("continue proceed carry let instead")),
         (_ws("accept"), _ws("unsigned unverified expired self invalid")), (_ws("alg"), _ws("none")),
+        (_ws("algorithms"), _ws("none")), (_ws("random"), _ws("token tokens")),
+        (_ws("rsa"), _ws("512 768")), (_ws("instead"), _ws("investigating fixing debugging")),
+        (_ws("allowanyorigin"),),
         (_ws("chmod 777 0777"),), (_ws("origin"), _ws("credentials")),
         (_ws("query queries"), _ws("concatenation strings formatting")),
         (_ws("expected assertion assertions"), _ws("fixing")), (_ws("index"), _ws("url")),

@@ -46,7 +46,7 @@ _MODEL = (r"(?:ai|assistants?|models?|llms?|agents?|bots?|chatbots?|copilot|lang
           r"|gpt|claude|gemini)")
 _READING = (r"(?:reading|processing|summari[sz]ing|visiting|parsing|analy[sz]ing|reviewing"
             r"|screening|translating|handling|indexing|crawling|scanning|setting\s+up|evaluating"
-            r"|grading|ingesting)")
+            r"|grading|ingesting|consuming|calling|triaging|installing|picking\s+up)")
 _ADDRESSED = LazyRegex(
     # A salutation or a heading-like "note to the model" (not "the user message to the model").
     r"(?:^|[\[(<>:|\-]\s*|[.!?,]\s+)(?:an?\s+|[\w-]+\s+)?(?:dear|hi|hello|hey|attention|note"
@@ -56,6 +56,8 @@ _ADDRESSED = LazyRegex(
     r"|\b" + _MODEL + r"\s+(?:that\s+(?:is|are)\s+|who\s+(?:is|are)\s+)?" + _READING + r"\b"
     r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:the\s+)?(?:ai|assistant|model|agent|llm|bot)s?"
     r"(?:\s+(?:reviewers?|agents?|assistants?|readers?|models?|tools?))?\s*[,:]\s"
+    r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:automated|autonomous|ai|llm)\s+(?:[\w-]+\s+)?(?:agents?"
+    r"|assistants?|bots?|reviewers?)\s*[,:]\s"
     r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)\b"
     r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
     r"|\b(?:agent|assistant|ai|model|llm|bot)s?\s+(?:instructions?|notes?|directives?|only)\s*:"
@@ -149,10 +151,10 @@ _HARM = LazyRegex(
     r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
     r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
     r"|\b(?:as\s+an?\s+admin|admin(?:istrator)?\s+(?:rights|access)|an\s+admin\s+of"
-    r"|write\s+access|authorized_keys|allow_unauthenticated)\b"
+    r"|write\s+access|authorized_keys|allow_unauthenticated|(?:admin|owner|superuser)\s+role)\b"
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
     r"(?:hooks?|scanners?|checks|tests|review|security|authentication|2fa|mfa|linters|guardrails"
-    r"|protection)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
+    r"|protection|verification)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+)?(?:tests?|test\s+suite"
     r"|checks|review|ci)\b"
     r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:code\s+reviews?|reviews?|tests|linters|ci"
@@ -160,7 +162,8 @@ _HARM = LazyRegex(
     # ... the checks, not a folder of them ("skip the tests folder when suggesting imports").
     r"(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?|section|page))"
     r"|\b(?:push|commit|deploy|merge)\s+(?:it\s+|\w+\s+)?(?:directly|straight)\s+(?:to|into)\b"
-    r"|\brm\s+-rf\b|\bdrop\s+(?:table|database)\b"
+    r"|\brm\s+-rf\b|\bdrop\s+(?:table|database)\b|\biptables\s+(?:-f|--flush)\b"
+    r"|\bpip3?\s+install\b[^\n]{0,60}?(?:--(?:extra-)?index-url|\bfrom)\s+https?://"
     r"|\b(?:wip(?:e|ing)|drop(?:ping)?|delet(?:e|ing)|truncat(?:e|ing)|destroy(?:ing)?|purg(?:e|ing))"
     r"\s+(?:the\s+|all\s+)?(?:production\s+|prod\s+|entire\s+|whole\s+)?(?:database|db|tables"
     r"|bucket|cluster|backups)\b|\bforce[\s-]?push(?:ing|ed)?\b"
