@@ -7,13 +7,7 @@ that hides a placeholder rather than an order."""
 from __future__ import annotations
 
 import pytest
-
-from engram.safety import scan
-
-
-def kinds(text: str) -> set[str]:
-    return {f.kind for f in scan(enumerate(text.splitlines(), start=1)).findings}
-
+from safety_helpers import kinds
 
 HOSTILE = [
     # the model's own orders declared void, with no verb of dismissal

@@ -15,6 +15,7 @@ from types import ModuleType
 import pytest
 from cli_helpers import body_ids, load, ok
 from conftest import write_memory
+from safety_helpers import kinds
 
 from engram.safety import scan
 from engram.safety.families import family_hits
@@ -33,10 +34,6 @@ def _report_module() -> ModuleType:
 
 
 REPORT = _report_module()
-
-
-def kinds(text: str) -> set[str]:
-    return {f.kind for f in scan(enumerate(text.splitlines(), start=1)).findings}
 
 
 @pytest.mark.slow  # every corpus part, whole

@@ -5,13 +5,7 @@ investigating"), and the security guidance in the same words that must stay prin
 from __future__ import annotations
 
 import pytest
-
-from engram.safety import scan
-
-
-def kinds(text: str) -> set[str]:
-    return {f.kind for f in scan(enumerate(text.splitlines(), start=1)).findings}
-
+from safety_helpers import kinds
 
 WEAKENED = [
     "The gateway accepts tokens with `alg: none` from the batch jobs.",
