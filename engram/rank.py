@@ -442,8 +442,8 @@ class Scoring:
         def familiar(term: str) -> bool:
             return 0 < doc_freq[term] <= familiar_most
 
-        def alone(term: str) -> bool:  # held by one memory only
-            return doc_freq[term] == 1
+        def rare(term: str) -> bool:  # held by a memory or two only
+            return 0 < doc_freq[term] <= route.SPECIFIC_MIN
 
         def judge(lazy: bool) -> tuple[list[Scored], list[_Pool], list[dict[int, str]]]:
             scored: list[Scored] = []
@@ -511,7 +511,7 @@ class Scoring:
             return held
 
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, strict, familiar, alone, phrase_of(s))
+            route.on_topic(s.evidence, specific, strict, familiar, rare, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
         if (not off_topic and gate and anchors and not path_only
                 and route.judges_short(anchors, lambda t: doc_freq[t] > 0)):

@@ -615,13 +615,15 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     data"). "patient" alone is in a quarter of a clinic's memories and says nothing; "best" in
     `python-django-best-practices` is in half a corpus of "best practices" and names nothing.
 
-    A long description is on topic for a memory that alone holds OWN_WORDS of its words (`own`:
-    no other memory holds them), wherever they are: a description of web accessibility
-    standards that meets "WCAG", "EAA" and "ADA" in one rule's body, and in no other memory, is
-    that rule's own description, whose summary is missing. In a short task a few such words are
-    chance, the more so in a small workspace where every long body holds words no other memory
-    does ("write", "role", "install" and "nginx" in the one deployment guide, for "write an
-    Ansible role to install nginx").
+    A long description is on topic for a memory that holds OWN_WORDS of its words that no more
+    than SPECIFIC_MIN memories hold (`own`), wherever they are: a description of web
+    accessibility standards that meets "WCAG", "EAA" and "ADA" in one rule's body, and in no
+    other memory, is that rule's own description, whose summary is missing; so is one that
+    meets "getSession", "getUser" and "RLS" in a Supabase rule, though another memory names
+    `getSession` too. In a short task a few such words are chance, the more so in a small
+    workspace where every long body holds words no other memory does ("write", "role",
+    "install" and "nginx" in the one deployment guide, for "write an Ansible role to install
+    nginx").
     """
     if ev.path_match or ev.quoted:
         return True

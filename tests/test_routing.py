@@ -582,6 +582,26 @@ def test_words_only_one_memory_holds_make_a_long_description_its_topic(
     # says "role" and "nginx", stays out of "write an Ansible role to install nginx".
 
 
+def test_words_two_memories_hold_make_a_long_description_its_topic(workspace: Path) -> None:
+    # The Supabase rule's body names getSession, getUser and RLS; one other memory names
+    # getSession, another getUser. Three words held by two memories at most, all in one rule,
+    # make the description that rule's: it came back empty (off-topic).
+    root = workspace / ".engram"
+    put(root, "supa.md", mem("nextjs-supabase", tags=["nextjs", "supabase"], body=(
+        "Call getUser on the server, never trust getSession there. Every table has RLS "
+        "policies enabled.")))
+    put(root, "browser.md", mem("browser-client", tags=["browser"],
+                                body="The browser reads the session with getSession."))
+    put(root, "ios.md", mem("ios-accounts", tags=["ios"],
+                            body="The profile screen calls getUser after sign-in."))
+    for n, topic in enumerate(["billing", "search", "caching", "logging", "i18n", "pagination"]):
+        put(root, f"m{n}.md", mem(f"{topic}-rules", tags=[topic],
+                                  summary=f"How {topic} works in modern web frameworks."))
+    query = ("Architecture rules that prevent hallucinated code: insecure auth (getSession vs "
+             "getUser), deprecated imports, missing RLS and leaked keys, for coding agents.")
+    assert pack_ids(workspace, query)[:1] == ["nextjs-supabase"]
+
+
 def summary_workspace(root: Path) -> None:
     """Memories that state their topic in a summary, as most imported rules do."""
     put(root, "docker.md", mem(
