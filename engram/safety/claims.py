@@ -354,7 +354,7 @@ CONCEAL_RE = LazyRegex(
     r"(?:user|human|developer)\b"
     r"|\bso\s+(?:that\s+)?(?:it|they|this|the\s+\w+)\s+(?:never|doesn'?t|does\s+not|won'?t"
     r"|will\s+not|don'?t|do\s+not)\s+(?:stands?\s+out|(?:appears?|shows?\s+up)\s+in\s+"
-    r"(?:\w+\s+){0,2}?(?:review|audit))"
+    r"(?:[\w']+\s+){0,2}?(?:review|audit))"
     r"|\bso\s+(?:that\s+)?the\s+(?:session|run|change|task)\s+looks\s+like\s+(?:a\s+)?no-op"
     r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|anyone|reviewer|someone)s?"
     r"\s+asks?\b" + _C + r"{0,80}?\bthe\s+(?:expected\s+)?answer\s+is\s+[\"'\u201c]?no\b"

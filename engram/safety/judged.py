@@ -86,6 +86,8 @@ _OVERRIDE = LazyRegex(
     r"|\byour\s+(?:only\s+|real\s+|new\s+)?(?:job|task|goal|purpose|objective|mission)(?:\s+now)?"
     r"(?:\s+is\b|\s*:)"
     r"|\byour\s+only\s+output\b"
+    r"|\b(?:your|the)\s+(?:real|actual|true)\s+(?:task|job|goal|objective|mission|assignment)\s+"
+    r"is\b"
     r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|with)\s+"
     r"(?:higher|more|greater|top)\s+(?:authority|priority)\s+than)\s+(?:any(?:thing)?\s+|every"
     # ... the model's own orders, not "environment variables take precedence over hardcoded
@@ -163,6 +165,7 @@ _HARM = LazyRegex(
     r"(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?|section|page))"
     r"|\b(?:push|commit|deploy|merge)\s+(?:it\s+|\w+\s+)?(?:directly|straight)\s+(?:to|into)\b"
     r"|\brm\s+-rf\b|\bdrop\s+(?:table|database)\b|\biptables\s+(?:-f|--flush)\b"
+    r"|\bpush\w*\b[^\n]{0,40}?\s--force\b"
     r"|\bpip3?\s+install\b[^\n]{0,60}?(?:--(?:extra-)?index-url|\bfrom)\s+https?://"
     r"|\b(?:wip(?:e|ing)|drop(?:ping)?|delet(?:e|ing)|truncat(?:e|ing)|destroy(?:ing)?|purg(?:e|ing))"
     r"\s+(?:the\s+|all\s+)?(?:production\s+|prod\s+|entire\s+|whole\s+)?(?:database|db|tables"
@@ -250,13 +253,16 @@ _AUTHORITY = LazyRegex(
 _STEER = LazyRegex(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
     r"(?:that\b|their\b|the\b|it\b|everything\b|[\w-]+\s+(?:fell|rose|is|are|was|were)\b)"
+    r"|\btell\s+(?:the\s+)?(?:user|reader|customer|client|them|everyone)s?\s+nothing\s+"
+    r"(?:has\s+)?(?:happened|changed)\b"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
     r"|\b(?:describe|present|label|frame|report|mark|pass\s+off|portray|characteri[sz]e)\s+(?:it"
     r"|this|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+as\b"
     r"|\bsay\s+it\s+was\b|\bcall\s+it\s+(?:a|an|just)\b"
     # What the user must not read in the summary ("leave out the breaking changes").
     r"|\b(?:leave\s+out|omit|hide|suppress|drop)\s+(?:the|any|all)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:changes|ones|parts|reviews|complaints|warnings|risks|issues|findings|errors|failures"
+    r"(?:changes|ones|parts|paragraphs?|sections?|reviews|complaints|warnings|risks|issues"
+    r"|findings|errors|failures"
     r"|vulnerabilit(?:y|ies)|cves?|notices?|recalls?|disclaimers?|caveats?)\b"
     r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}?\b(?:as|\d+\s*/\s*\d+|\d+\s+stars?)"
     r"|\brecommend\s+(?:it|this|\w+)\s+over\s+(?:every|all|any)\b"
@@ -322,6 +328,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("part"), _w("task")), (_w("nothing"), _w("your")),
         (_w("change changes changed"), _w("your")),
         (_w("below here follows"), _w("real actual true")),
+        (_w("real actual true"), _w("task job goal objective mission assignment")),
         (_w("treat"), _w("untrusted hostile adversary adversarial attacker suspect enemy")),
         (_w("refuse"), _w("requests")),
         (_w("user"), _w("attacker imposter impostor hacker threat adversary intruder")),
