@@ -10,8 +10,12 @@ semicolon, an "also"), and the ranking keeps a place for each part's best match.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from engram.tokenize import anchors
+
+if TYPE_CHECKING:
+    from engram.rank import Scored, Scoring
 
 # Where a new request starts: after a sentence or a semicolon, or at "also" / "and also".
 _BOUNDARY = re.compile(r"(?<=[.;!?])\s+|\s*[,;]?\s+(?:and\s+)?also\b[,:]?\s*", re.IGNORECASE)
@@ -26,3 +30,30 @@ def parts(query: str) -> list[tuple[str, ...]]:
     found = [a for a in (anchors(text) for text in _BOUNDARY.split(query))
              if len(a) >= PART_MIN_ANCHORS]
     return found if len(found) >= 2 else []
+
+
+# A part's best match must share this many of the part's anchors with it: one word in common is
+# chance, not a second request answered.
+PART_MIN_MATCHED = 2
+
+
+def place_per_part(ranked: list[Scored], parts: list[tuple[str, ...]], scoring: Scoring,
+                   limit: int) -> list[Scored]:
+    """The ranking, with the best match of each part of the prompt moved up to the last places
+    within the limit where the whole prompt's ranking left it out (`Scoring.part_score`)."""
+    if len(ranked) <= limit:
+        return ranked
+    order = list(ranked)
+    moved = 0
+    for part in parts:
+        if moved >= limit - 1:
+            break
+        words = set(part)
+        best = max(range(len(order)), key=lambda n: (scoring.part_score(order[n], words), -n))
+        item = order[best]
+        if best < limit - moved or scoring.part_score(item, words) <= 0 or sum(
+                1 for term in item.evidence.tf if term in words) < PART_MIN_MATCHED:
+            continue
+        order.insert(limit - 1 - moved, order.pop(best))
+        moved += 1
+    return order

@@ -205,7 +205,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         related = [s for s in scored if s.excluded is None]
         ranked = [s for s in related if s.ranked]
         if parts and limit is not None:
-            ranked = _place_per_part(ranked, parts, scoring, limit)
+            ranked = intents.place_per_part(ranked, parts, scoring, limit)
         routed = [expand.Routed(s.rec.memory, s.score, s.rec.depth, s.loose)
                   for s in ranked]
         if request.all:
@@ -230,33 +230,6 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         # (or a pulled prerequisite could not be ranked alone): widen the ranked set a few
         # times before ranking everything.
         need = need * 8 if need < WIDEST_NEED else None
-
-
-# A part's best match must share this many of the part's anchors with it: one word in common is
-# chance, not a second request answered.
-PART_MIN_MATCHED = 2
-
-
-def _place_per_part(ranked: list[rank.Scored], parts: list[tuple[str, ...]],
-                    scoring: rank.Scoring, limit: int) -> list[rank.Scored]:
-    """The ranking, with the best match of each part of the prompt (`intents.parts`) moved up
-    to the last places within the limit where the whole prompt's ranking left it out."""
-    if len(ranked) <= limit:
-        return ranked
-    order = list(ranked)
-    moved = 0
-    for part in parts:
-        if moved >= limit - 1:
-            break
-        words = set(part)
-        best = max(range(len(order)), key=lambda n: (scoring.part_score(order[n], words), -n))
-        item = order[best]
-        if best < limit - moved or scoring.part_score(item, words) <= 0 or sum(
-                1 for term in item.evidence.tf if term in words) < PART_MIN_MATCHED:
-            continue
-        order.insert(limit - 1 - moved, order.pop(best))
-        moved += 1
-    return order
 
 
 def _pulled_unranked(scopes: Scopes, selection: expand.Selection,
