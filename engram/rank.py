@@ -228,6 +228,7 @@ class _Gathered(NamedTuple):
 class _Prepared(NamedTuple):
     ranking: _Ranking
     specific: Callable[[str], bool]
+    gathered: _Gathered
 
 
 class Scoring:
@@ -251,7 +252,6 @@ class Scoring:
         self._gathered: dict[bool, _Gathered] = {}
         self._prepared: dict[bool, _Prepared] = {}  # lazy rankings, to go on with
         self._last: _Prepared | None = None
-        self._last_gathered: _Gathered | None = None
         self._scored: list[Scored] = []
         self.records: dict[tuple[int, int], Record] = {}
 
@@ -352,9 +352,9 @@ class Scoring:
     def part_score(self, item: Scored, part: Collection[str]) -> float:
         """The item's score for one part of the prompt (`intents.parts`): its BM25 over that
         part's anchors alone, times the multipliers it got for the whole prompt."""
-        gathered = self._last_gathered
-        if gathered is None or item.bm25 <= 0:
+        if self._last is None or item.bm25 <= 0:
             return 0.0
+        gathered = self._last.gathered
         tf = {t: f for t, f in item.evidence.tf.items() if t in part}
         length = gathered.lengths[item.scope_rank].get(item.key, gathered.stats.avg_len)
         return bm25_one(tf, length, gathered.idfs, gathered.stats) * item.score / item.bm25
@@ -417,7 +417,7 @@ class Scoring:
         """The candidates, judged, with their base scores, ready to rank."""
         ctx, scopes, anchors, touched = self.ctx, self.scopes, self.anchors, self.touched
         gate, path_only, procedural = self.gate, self.path_only, self.procedural
-        gathered = self._last_gathered = self._gather(drop_weak)
+        gathered = self._gather(drop_weak)
         evidence, shared, own, lengths = (gathered.evidence, gathered.shared, gathered.own,
                                           gathered.lengths)
         doc_freq, stats, idfs, most = (gathered.doc_freq, gathered.stats, gathered.idfs,
@@ -473,7 +473,6 @@ class Scoring:
                         single = e.body_only
                         e.common = single is not None and doc_freq[single] > 1
                         e.rare_name = e.strong and route.named_by_rare_word(e, specific)
-                        e.may_hold_word_id = strict
                 # Only a memory met by several of its clause words can be quoted; the rest
                 # are not read for it.
                 touching = [key for key in one_by_one
@@ -489,7 +488,8 @@ class Scoring:
                     _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
                              len(anchors), specific, self.quoted)
                 for keys in by_evidence:
-                    pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats)
+                    pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats,
+                                 strict)
                     _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
                              self.quoted)
                     pools.append(pool)
@@ -540,8 +540,8 @@ class Scoring:
         kinds = route.file_kinds(touched) if anchors and not path_only else None
         ranking = _Ranking(ctx, scopes, scored, base, procedural, fetched, kinds,
                            names.name_held, pools,
-                           self.records, lazy, evidence, all_groups)
-        return _Prepared(ranking, specific)
+                           self.records, lazy, evidence, all_groups, strict)
+        return _Prepared(ranking, specific, gathered)
 
 
 def _sole_id(evidence: list[dict[int, route.Evidence]], familiar: Callable[[str], bool]
@@ -599,11 +599,12 @@ class _Pool:
     """
 
     __slots__ = ("scope_rank", "evidence", "keys", "lengths", "groups", "idfs", "stats",
-                 "model", "taken", "next_bm25")
+                 "long_query", "model", "taken", "next_bm25")
 
     def __init__(self, scope_rank: int, evidence: route.Evidence, keys: list[int],
                  lengths: Mapping[int, float], groups: Mapping[int, str],
-                 idfs: Mapping[str, float], stats: CorpusStats) -> None:
+                 idfs: Mapping[str, float], stats: CorpusStats,
+                 long_query: bool = False) -> None:
         if len(keys) > 1:
             keys = sorted(keys)  # its own list: members named early are taken out of it
             keys.sort(key=lengths.__getitem__)  # shortest first; equal lengths by key
@@ -616,6 +617,7 @@ class _Pool:
         self.groups = groups
         self.idfs = idfs
         self.stats = stats
+        self.long_query = long_query
         self.model = Scored(scope_rank, keys[0], evidence)  # carries the shared exclusion
         self.taken = 0
         self.next_bm25 = self._bm25(keys[0])
@@ -634,7 +636,7 @@ class _Pool:
 
     def bound(self) -> float:
         """The `_finalize` heap key of the next member: no later member scores more."""
-        return self.next_bm25 * _named_bound(self.evidence)
+        return self.next_bm25 * _named_bound(self.evidence, self.long_query)
 
     def take(self) -> Scored:
         """The next member, as a candidate of its own."""
@@ -749,11 +751,13 @@ def _exact(evidence: route.Evidence) -> bool:
     return evidence.path_match or evidence.rare_name or evidence.whole_name
 
 
-def _named_bound(evidence: route.Evidence) -> float:
+def _named_bound(evidence: route.Evidence, long_query: bool = False) -> float:
     """The most `_named` can give once the record is read: whether the query holds a name whole
-    is known only then, and only a memory hit in its id, tags or triggers can have one."""
+    is known only then, and only a memory hit in its id, tags or triggers can have one (a long
+    description may hold a one-word id whole)."""
     if evidence.in_naming_fields:
-        whole = WHOLE_ID[1] if evidence.may_hold_id else 1.0
+        held = evidence.may_hold_id or (long_query and evidence.hits_id)
+        whole = WHOLE_ID[1] if held else 1.0
         return NAMED[1] * EXACT[1] * whole
     return _named(evidence)
 
@@ -775,7 +779,7 @@ class _Ranking:
                  kinds: frozenset[str] | None, names: Callable[[Memory], int] | None,
                  pools: Sequence[_Pool], records: dict[tuple[int, int], Record],
                  lazy: bool, evidence: Sequence[Mapping[int, route.Evidence]],
-                 groups: Sequence[Mapping[int, str]]) -> None:
+                 groups: Sequence[Mapping[int, str]], long_query: bool = False) -> None:
         self.ctx = ctx
         self.scopes = scopes
         self.scored = scored
@@ -801,7 +805,8 @@ class _Ranking:
         # A pool has one entry, its next member's; the slot is -1 - its position.
         self.heap: list[tuple[float, int, int, int]] = []
         if lazy:
-            self.heap = [(-base[id(s)] * _named_bound(s.evidence), s.scope_rank, s.key, n)
+            self.heap = [(-base[id(s)] * _named_bound(s.evidence, long_query), s.scope_rank,
+                          s.key, n)
                          for n, s in enumerate(scored) if s.excluded is None]
             self.heap += [(-p.bound(), p.scope_rank, p.keys[0], -1 - n)
                           for n, p in enumerate(pools) if p.live]
@@ -1012,7 +1017,8 @@ def _exclude_named_clauses(scopes: Scopes, scored: list[Scored], anchors: tuple[
                                           route.described(item.evidence))
         if clause is None and whole:
             memory = item.rec.memory
-            clause = route.is_its_clause(negations, whole, f"{memory.summary} {memory.directive}")
+            description = " ".join(filter(None, (memory.summary, memory.directive)))
+            clause = route.is_its_clause(negations, whole, description)
         if clause is not None:
             item.excluded, item.detail = "negated", f"the query describes its exclusion: {clause}"
 

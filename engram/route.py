@@ -46,7 +46,7 @@ class Evidence:
     read, so a plain (slotted: one per candidate) class rather than a record."""
 
     __slots__ = ("tf", "fields", "negated", "path_match", "strong", "common", "rare_name",
-                 "whole_name", "whole_id", "quoted", "may_hold_word_id")
+                 "whole_name", "whole_id", "quoted")
 
     def __init__(self) -> None:
         self.tf: dict[str, float] = {}  # anchor -> weighted term frequency
@@ -57,10 +57,10 @@ class Evidence:
         self.common = False  # its one body-only anchor is in other memories too (see weak)
         self.rare_name = False  # a specific anchor hit the id or the tags
         self.whole_name = False  # the query holds its id, a tag or a trigger phrase whole
-        self.whole_id = False  # it holds its id whole, an id of two content words or more
+        # it holds its id whole: an id of two content words or more, or, in a long
+        # description, a one-word id no other id shares (`Names.name_held`)
+        self.whole_id = False
         self.quoted = False  # the query quotes one of its exclusion clauses whole (`quotes`)
-        # a long description hit its id: it may hold a one-word id whole (`Names.name_held`)
-        self.may_hold_word_id = False
 
     @property
     def anchors_matched(self) -> int:
@@ -73,11 +73,14 @@ class Evidence:
 
     @property
     def may_hold_id(self) -> bool:
-        """Two anchors or more hit the id (or one, in a long description: `may_hold_word_id`):
-        without it the query cannot hold the id whole (`Names.name_held`), which only the
-        record can tell."""
-        hits = sum(1 for fs in self.fields.values() if "id" in fs)
-        return hits >= 2 or (hits == 1 and self.may_hold_word_id)
+        """Two anchors or more hit the id: without it the query cannot hold an id of two words
+        whole (`Names.name_held`), which only the record can tell."""
+        return sum(1 for fs in self.fields.values() if "id" in fs) >= 2
+
+    @property
+    def hits_id(self) -> bool:
+        """An anchor hit the id: a long description may hold a one-word id whole."""
+        return any("id" in fs for fs in self.fields.values())
 
     @property
     def body_only(self) -> str | None:
