@@ -58,7 +58,8 @@ _OWN = (
     r"|constraints|restrictions|safety\s+\w+|instructions)"
     r"|(?:prior|previous|earlier|original|initial|built-in|default)\s+(?:guidance|instructions?"
     r"|directives?|guidelines|policies|brief)"
-    r"|(?:safety|content)\s+(?:notes|training|layer|polic\w+|guidelines|filters?|text)"
+    r"|(?:safety|content)\s+(?:notes|training|layer|polic\w+|guidelines|filters?|text|rules|checks"
+    r"|settings|guardrails)"
     r"|(?:system|developer)\s+(?:prompt|messages?|instructions)"
     # what came before this point of the text ("the instructions above this line", "everything
     # before this marker"), and what the model brought with it or was handed
@@ -67,7 +68,6 @@ _OWN = (
     r"|(?:" + _ORDERS + r"|guide|file|notes)\s+(?:that\s+)?you\s+(?:loaded|read)\s+(?:earlier"
     r"|before|first|at\s+startup)"
     r"|your\s+(?:values|guardrails|principles|ethics)"
-    r"|(?:safety|content)\s+(?:rules|checks|settings|guardrails)"
     r"|(?:restrictions|limits|rules|constraints)\s+that\s+(?:applied|apply)\s+(?:at|to|in)\s+"
     r"(?:the\s+)?(?:user|standard|normal|default)\b"
     r"|(?:ticket|task|assignment|request)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
@@ -324,13 +324,16 @@ CONCEAL_RE = LazyRegex(
     r"\b(?:out\s+of|from)\s+(?:the|your)\s+transcript\b"
     r"|\b(?:reviewers|auditors?|the\s+security\s+team)\s+(?:must|should|will|may)\s*(?:not|n't)"
     r"\s+(?:see|notice|know|find)\b"
-    r"|\bso\s+(?:that\s+)?(?:it|they|this|these|the\s+\w+)\s+(?:doesn'?t|don'?t|does\s+not"
-    r"|do\s+not|won'?t|will\s+not)\s+(?:trigger|draw|attract|get|need)\s+(?:a\s+|any\s+)?"
-    r"(?:security\s+|code\s+)?(?:review|attention|scrutiny)"
+    # ... done so that nobody looks at it ...
+    r"|\bso\s+(?:that\s+)?(?:it|they|this|these|the\s+\w+)\s+(?:never|doesn'?t|don'?t|does\s+not"
+    r"|do\s+not|won'?t|will\s+not)\s+(?:(?:trigger|draw|attract|get|need)\s+(?:a\s+|any\s+)?"
+    r"(?:security\s+|code\s+)?(?:review|attention|scrutiny)|stands?\s+out"
+    r"|(?:appears?|shows?\s+up)\s+in\s+(?:[\w']+\s+){0,2}?(?:review|audit))"
     r"|\bno\s+single\s+(?:diff|commit|change|pr)\s+shows\b"
     r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|lead|anyone|reviewer|they"
     r"|someone|people)s?\s+asks?\b"
-    + _C + r"{0,80}?\b(?:say|answer|reply|respond)\s+(?:with\s+)?[\"'\u201c]?no\b"
+    + _C + r"{0,80}?\b(?:(?:say|answer|reply|respond)\s+(?:with\s+)?|the\s+(?:expected\s+)?answer"
+    r"\s+is\s+)[\"'\u201c]?no\b"
     r"|\btell\s+them\s+(?:it|this\s+file|the\s+file)\s+only\s+(?:contains|has|holds)\b"
     r"|\bwithout\s+surfacing\s+(?:it|this|them)\b"
     r"|\b(?:do\s+not|don'?t|never)\s+report\s+having\b"
@@ -352,12 +355,7 @@ CONCEAL_RE = LazyRegex(
     r"(?:user|human|developer|owner)\b"
     r"|\bnever\s+mention\s+(?:the\s+|this\s+)?[\w`-]+\s+(?:parameter|argument|field)\s+to\s+the\s+"
     r"(?:user|human|developer)\b"
-    r"|\bso\s+(?:that\s+)?(?:it|they|this|the\s+\w+)\s+(?:never|doesn'?t|does\s+not|won'?t"
-    r"|will\s+not|don'?t|do\s+not)\s+(?:stands?\s+out|(?:appears?|shows?\s+up)\s+in\s+"
-    r"(?:[\w']+\s+){0,2}?(?:review|audit))"
     r"|\bso\s+(?:that\s+)?the\s+(?:session|run|change|task)\s+looks\s+like\s+(?:a\s+)?no-op"
-    r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|anyone|reviewer|someone)s?"
-    r"\s+asks?\b" + _C + r"{0,80}?\bthe\s+(?:expected\s+)?answer\s+is\s+[\"'\u201c]?no\b"
 )
 CONCEAL_WORDS = (
     frozenset(("transcript", "reviewers", "auditors", "auditor", "team", "trigger", "draw",
