@@ -49,10 +49,10 @@ def place_per_part(ranked: list[Scored], parts: list[tuple[str, ...]], scoring: 
         if moved >= limit - 1:
             break
         words = set(part)
-        best = max(range(len(order)), key=lambda n: (scoring.part_score(order[n], words), -n))
-        item = order[best]
-        if best < limit - moved or scoring.part_score(item, words) <= 0 or sum(
-                1 for term in item.evidence.tf if term in words) < PART_MIN_MATCHED:
+        scores = [scoring.part_score(item, words) for item in order]
+        best = max(range(len(order)), key=lambda n: (scores[n], -n))
+        if best < limit - moved or scores[best] <= 0 or sum(
+                1 for term in order[best].evidence.tf if term in words) < PART_MIN_MATCHED:
             continue
         order.insert(limit - 1 - moved, order.pop(best))
         moved += 1
