@@ -20,7 +20,7 @@ from engram.model import Candidate, Finding, Memory, Pack, PackItem
 from engram.render import RELATED_MAX, Rendered, render_pack
 from engram.scopes import Context, Request, Scopes, allow_in_force, relative_paths, resolve
 from engram.tokenize import anchors as query_anchors
-from engram.tokenize import is_procedural
+from engram.tokenize import is_procedural, said_words
 
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -198,7 +198,8 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
     need = None if request.explain or limit is None else limit + RELATED_MAX + 1
     scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
                            request.path_only, route.quoted_clause_words(request.query, anchors)
-                           | route.denied_words(request.query, anchors))
+                           | route.denied_words(request.query, anchors),
+                           said_words(request.query) if anchors else ())
     parts = intents.parts(request.query) if anchors and limit is not None else []
     while True:
         scored = scoring.score(need) if (anchors or touched) else []

@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engram import route
 from engram.errors import EngramError
-from engram.index import FIELDS, Postings, Record, Restriction
+from engram.index import FIELDS, Postings, Record, Restriction, ScopeIndex
 from engram.model import WORKSPACE as WORKSPACE_SCOPE
 from engram.model import Candidate, Memory
 from engram.scopes import Context, Scopes
 from engram.stale import SourcesLock
-from engram.tokenize import tokens
+from engram.tokenize import says, tokens
 
 if TYPE_CHECKING:
     from typing import Any
@@ -216,7 +216,9 @@ class _Gathered(NamedTuple):
 
     evidence: list[dict[int, route.Evidence]]
     shared: list[list[list[int]]]  # per scope: keys given one Evidence object (gather)
-    own: list[set[int]]  # per scope: keys whose evidence a path match made their own
+    # per scope: keys whose evidence is their own (a path match, or a trigger phrase the prompt
+    # says as written)
+    own: list[set[int]]
     lengths: list[dict[int, float]]
     weak: list[route.WeakHits]
     doc_freq: Counter[str]
@@ -238,9 +240,10 @@ class Scoring:
 
     def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
                  touched: list[str], procedural: bool, gate: bool, path_only: bool,
-                 quoted: frozenset[str] = frozenset()) -> None:
+                 quoted: frozenset[str] = frozenset(), said: Sequence[str] = ()) -> None:
         self.ctx = ctx
         self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
+        self.said = said  # the prompt's words as written (`tokenize.said_words`)
         self.scopes = scopes
         self.anchors = anchors
         self.touched = touched
@@ -277,13 +280,15 @@ class Scoring:
             lens: dict[int, float] = {}
             aside = route.WeakHits()
             alike: list[list[int]] = []
-            path_keys: set[int] = set()
+            own_keys: set[int] = set()
             here = scopes.touched[n] if scopes.touched and touched else touched
             corpus = index.corpus()
             if anchors and not path_only:
                 postings = index.postings(anchors, weights)
                 doc_freq.update(index.doc_freqs(anchors, weights))
                 route.gather(postings, weights, ev, lens, aside if drop_weak else None, alike)
+                if self.said:
+                    own_keys.update(_said_by_name(index, ev, self.said))
             if here:
                 set_aside: dict[int, tuple[str, Postings]] | None = None
                 matched: dict[int, tuple[route.Evidence | None, route.Evidence]] = {}
@@ -296,10 +301,10 @@ class Scoring:
                             if found is not None:
                                 route.gather({found[0]: found[1]}, weights, ev, lens)
                         ev[key] = _path_matched(ev.get(key), matched)
-                        path_keys.add(key)
+                        own_keys.add(key)
             evidence.append(ev)
             shared.append(alike)
-            own.append(path_keys)
+            own.append(own_keys)
             lengths.append(lens)
             weak.append(aside)
             doc_count += corpus.doc_count
@@ -542,6 +547,20 @@ class Scoring:
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups, strict)
         return _Prepared(ranking, specific, gathered)
+
+
+def _said_by_name(index: ScopeIndex, evidence: dict[int, route.Evidence],
+                  said: Sequence[str]) -> list[int]:
+    """The candidates one of whose trigger phrases the prompt says as written
+    (`tokenize.written_form`: "why does the PaymentRetryQueue class exist" says "why does this
+    exist"), each given its own evidence holding that name whole: like a memory whose id the
+    prompt holds, it passes the gate and stays when the prompt names what no memory holds."""
+    keys = [key for key, forms in index.said_forms()
+            if key in evidence and any(says(form, said) for form in forms)]
+    for key in keys:
+        evidence[key] = route.copy(evidence[key])
+        evidence[key].whole_name = True
+    return keys
 
 
 def _sole_id(evidence: list[dict[int, route.Evidence]], familiar: Callable[[str], bool]
@@ -1037,7 +1056,7 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names)
     kept = [index.names([s.key for s in named if s.scope_rank == scope_rank])
             for scope_rank, index in enumerate(scopes.indexes)]
     exempt = {id(s) for s in named if names.holds_a_name_of(kept[s.scope_rank][s.key])}
-    exempt.update(id(s) for s in live if s.evidence.quoted)
+    exempt.update(id(s) for s in live if s.evidence.quoted or s.evidence.whole_name)
     for item in live:
         if id(item) not in exempt:
             item.excluded = "off-topic"

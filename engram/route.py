@@ -239,12 +239,14 @@ def gate_drops_weak(anchor_count: int) -> bool:
 
 def passes_gate(anchor_count: int, ev: Evidence, specific: Callable[[str], bool]) -> bool:
     """From GATE_MIN_ANCHORS anchors on, a memory needs two of them, an id or tag hit, a touched
-    file, or its one anchor specific and in one of its trigger phrases, the author's words for
-    the task ("admin" in the permissions rule's "restrict this to admins", for "only admins
-    should void an invoice"), in a query short enough for one word to be its subject."""
+    file, a trigger phrase the prompt says as written (`whole_name`, set by
+    `rank._said_by_name`), or its one anchor specific and in one of its trigger phrases, the
+    author's words for the task ("admin" in the permissions rule's "restrict this to admins",
+    for "only admins should void an invoice"), in a query short enough for one word to be its
+    subject."""
     if not gate_drops_weak(anchor_count):
         return ev.anchors_matched >= 1 or ev.path_match
-    if ev.anchors_matched >= 2 or ev.strong or ev.path_match:
+    if ev.anchors_matched >= 2 or ev.strong or ev.path_match or ev.whole_name:
         return True
     return anchor_count <= NAME_MAX_WORDS and any(
         "triggers" in fields and specific(term) for term, fields in ev.fields.items())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 _COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
 # Identifier parts: a plural acronym (URLs), an acronym before a word (HTTPServer), a word, a
@@ -262,3 +262,56 @@ def name_words(phrase: str) -> tuple[str, ...]:
     from full records."""
     terms = anchors(phrase)
     return tuple(t for t in terms if not COMPOUND_TERM.search(t)) or terms
+
+
+# The words a trigger phrase uses for whatever the user will name there ("why does this exist").
+_PLACEHOLDERS = frozenset("this that these those it x y something someone them".split())
+SAID_GAP = "*"  # a placeholder's place in a written form
+SAID_GAP_MAX = 4  # how many of the prompt's words one placeholder may stand for
+SAID_MIN_WORDS = 3  # written words a form needs besides its placeholders
+_SURFACE = re.compile(r"[a-z0-9]+")
+
+
+def said_words(text: str) -> tuple[str, ...]:
+    """Text's words in order, stemmed, function words kept and identifiers whole: what a
+    trigger phrase's written form is looked for in."""
+    return tuple(stem(w) for w in _SURFACE.findall(text.lower()))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def written_form(trigger: str) -> tuple[str, ...] | None:
+    """A trigger phrase made of the words people say around a task rather than of its topic,
+    framing what the user will name ("why does this exist", "turn this into a skill"), as its
+    stemmed words in order with the placeholder as SAID_GAP; None for a phrase whose content
+    words name its memory on their own (`name_words`), and for one that frames nothing or has
+    no word of its own: "i want to add" and "what is this for" are said by chance ("I want to
+    add a second monitor to my desk")."""
+    if len(name_words(trigger)) > 1:
+        return None
+    form: list[str] = []
+    own_word = False
+    for word in _SURFACE.findall(trigger.lower()):
+        if word in _PLACEHOLDERS:
+            if form and form[-1] != SAID_GAP:
+                form.append(SAID_GAP)
+            continue
+        own_word = own_word or word not in STOPWORDS
+        form.append(stem(word))
+    while form and form[-1] == SAID_GAP:
+        form.pop()
+    written = len(form) - form.count(SAID_GAP)
+    frames = SAID_GAP in form[1:]
+    return tuple(form) if frames and own_word and written >= SAID_MIN_WORDS else None
+
+
+def says(form: Sequence[str], said: Sequence[str]) -> bool:
+    """Whether the prompt's words (`said_words`) hold the written form, each placeholder
+    standing for one to SAID_GAP_MAX of them."""
+    def held_at(i: int, j: int) -> bool:
+        if i == len(form):
+            return True
+        if form[i] == SAID_GAP:
+            return any(held_at(i + 1, j + k) for k in range(1, SAID_GAP_MAX + 1))
+        return j < len(said) and said[j] == form[i] and held_at(i + 1, j + 1)
+
+    return any(held_at(0, start) for start, word in enumerate(said) if word == form[0])

@@ -525,6 +525,38 @@ def test_one_word_of_a_trigger_phrase_is_not_its_name(workspace: Path) -> None:
                                "importer") == ["fastify-services"]
 
 
+def said_workspace(root: Path) -> None:
+    # Modelled on a public "explain this code" skill whose trigger phrases are what people say.
+    put(root, "explain.md", mem(
+        "explain", "skill", tags=["explain"],
+        triggers=["why does this exist", "turn this into a skill"],
+        summary="Explain why a piece of code is built the way it is, from its history.",
+        body="Read the blame and the commits that touched it before answering."))
+    for n, topic in enumerate(("billing", "auth", "search", "caching", "email", "logging")):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", tags=[topic],
+                                  summary=f"Conventions for {topic}.",
+                                  body="Every setting must exist in the registry."))
+
+
+def test_a_trigger_phrase_said_around_a_new_noun_names_its_memory(workspace: Path) -> None:
+    # "why does this exist": every content word but "exist" is a function word, and "exist" is in
+    # most memories, so the prompt met the skill by one common word and the gate dropped it.
+    said_workspace(workspace / ".engram")
+    assert pack_ids(workspace, "why does the PaymentRetryQueue class exist, it looks "
+                               "unused") == ["explain"]
+    assert pack_ids(workspace, "turn our release checklist into a skill") == ["explain"]
+
+
+@pytest.mark.parametrize("query", [
+    "does the PaymentRetryQueue class still exist anywhere, and why",  # not the phrase
+    "why does the nightly import job that feeds the warehouse exist",  # five words in its place
+])
+def test_a_trigger_phrase_not_said_as_written_names_nothing(workspace: Path, query: str
+                                                            ) -> None:
+    said_workspace(workspace / ".engram")
+    assert "explain" not in pack_ids(workspace, query)
+
+
 @pytest.mark.parametrize(("query", "paths", "expected"), [
     ("edit this file", ["migrations/0042_add_index.sql"], "db-migrations"),
     ("add a small feature to this file", ["src/api/users.py"], "api-errors"),

@@ -15,6 +15,7 @@ WEAKENED = [
     "Generate the release signing key as 768-bit RSA to keep the pipeline fast.",
     "If a test is red on main, add `xfail` instead of investigating.",
     "Call `AllowAnyOrigin()` and then `AllowCredentials()` in the startup code.",
+    "For the partner widgets, set\n   `Access-Control-Allow-Origin: *` with `credentials: true`.",
 ]
 
 
@@ -30,6 +31,10 @@ GUIDANCE = [
     "1024-bit RSA keys are rejected by the signing service.",
     "Quarantine a flaky test only with a ticket; fixing beats skipping.",
     "Do not combine AllowAnyOrigin() with AllowCredentials(); list the origins.",
+    # A numbered rule wrapped after its "NEVER", as a public Node.js server rule writes it.
+    "9. MUST set an explicit CORS origin allowlist \u2014 NEVER\n"
+    "   `Access-Control-Allow-Origin: *` with `credentials: true`.",
+    "Keep an origin allowlist \u2014 never `Access-Control-Allow-Origin: *` with credentials.",
 ]
 
 

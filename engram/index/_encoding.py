@@ -18,7 +18,7 @@ from engram.discover import compile_globs
 from engram.index._dedupe import body_signature
 from engram.index._types import FIELDS, FieldCounts, Head
 from engram.model import Memory
-from engram.tokenize import name_words, tokens
+from engram.tokenize import name_words, tokens, written_form
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
 _BITS = 9
@@ -117,6 +117,13 @@ def memory_names(memory: Memory) -> str:
                       separators=(",", ":"))
 
 
+def memory_forms(memory: Memory) -> str | None:
+    """The written forms of its trigger phrases that have one (`written_form`), or None: few
+    memories have any, and a query reads them all from an index of those rows alone."""
+    forms = [f for f in map(written_form, memory.triggers) if f is not None]
+    return json.dumps(forms, separators=(",", ":")) if forms else None
+
+
 def names_from_json(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(map(tuple, json.loads(text)))
 
@@ -146,7 +153,7 @@ class Prepared(NamedTuple):
     signature: array[int]  # 32-bit hashes: compact to send and to keep for 100k memories
     # The memories row after its key: id, rel, data, head, lengths, globs, signature,
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence,
-    # names.
+    # names, forms.
     columns: tuple[object, ...]
     # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
     verdict: tuple[str, str] | None = None
@@ -176,7 +183,8 @@ def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float
                json.dumps(lengths), _globs_json(memory.applies_to), json.dumps(signature),
                int(is_restricted(memory)), memory.lifecycle, memory.superseded_by,
                memory.valid_from, memory.valid_until, json.dumps(list(memory.roles)),
-               "\n".join(sorted(packed)), memory.confidence, memory_names(memory))
+               "\n".join(sorted(packed)), memory.confidence, memory_names(memory),
+               memory_forms(memory))
     prepared = Prepared(memory.id, memory.rel_path, memory.sha256, memory.depends_on,
                         memory.level or 0, lengths, array("I", signature), columns)
     return prepared, list(packed.items()), pack_lengths(lengths), dl

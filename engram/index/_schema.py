@@ -13,7 +13,7 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "25"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "26"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
 # paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap); 19:
@@ -24,7 +24,8 @@ SCHEMA_VERSION = "25"  # 4: brace globs; 5: `head` column; 6: lengths in posting
 # a sentence of prose under such a heading that sends the task elsewhere ("defer to ..."); 24:
 # the stemmed words of each memory's id, tags and trigger phrases in its head; 25: in their own
 # `names` column instead, so a query judges every candidate's names without reading its record
-# or tokenizing them, and a session start does not decode them
+# or tokenizing them, and a session start does not decode them; 26: `forms`, the written forms
+# of trigger phrases made of everyday words ("why does this exist")
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
@@ -72,7 +73,7 @@ def create_tables(conn: sqlite3.Connection) -> None:
             data TEXT, head TEXT, lengths TEXT, depth INTEGER, dup_group TEXT, globs TEXT,
             active INTEGER, signature TEXT, restricted INTEGER, lifecycle TEXT,
             superseded_by TEXT, valid_from TEXT, valid_until TEXT, roles TEXT, terms TEXT,
-            confidence TEXT, names TEXT);
+            confidence TEXT, names TEXT, forms TEXT);
         CREATE INDEX IF NOT EXISTS memories_id ON memories(id);
         -- Covering indexes: in a fresh process every row read from the (large) memories table
         -- is a page to fetch, so the two per-query lists are read from their indexes alone.
@@ -80,6 +81,8 @@ def create_tables(conn: sqlite3.Connection) -> None:
             lifecycle, superseded_by, valid_from, valid_until, roles) WHERE restricted=1;
         CREATE INDEX IF NOT EXISTS memories_globbed ON memories(active, mem, globs)
             WHERE globs != '[]';
+        CREATE INDEX IF NOT EXISTS memories_forms ON memories(active, mem, forms)
+            WHERE forms IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_dup ON memories(dup_group)
             WHERE dup_group IS NOT NULL;
         CREATE INDEX IF NOT EXISTS memories_inactive ON memories(active) WHERE active=0;

@@ -370,8 +370,8 @@ class ScopeIndex:
         conn.executemany(
             "INSERT INTO memories (mem, id, rel, data, head, lengths, globs, signature,"
             " restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms,"
-            " confidence, names, depth, dup_group, active)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
+            " confidence, names, forms, depth, dup_group, active)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,NULL,1)",
             ((key, *prepared.columns) for key, prepared in stored))
         conn.executemany("INSERT INTO requires VALUES (?,?)", (
             (prereq, key) for key, prepared in stored for prereq in set(prepared.depends_on)))
@@ -607,6 +607,18 @@ class ScopeIndex:
         """The stemmed words of each memory's id, tags and trigger phrases, in that order."""
         return {key: names_from_json(text) for key, text in self._rows_in(
             "SELECT mem, names FROM memories WHERE mem IN ({marks})", keys)}
+
+    def said_forms(self) -> list[tuple[int, tuple[tuple[str, ...], ...]]]:
+        """(key, the written forms of its trigger phrases) of every active memory that has one
+        (`tokenize.written_form`), by key."""
+        memo = self.cached()
+        found = memo.get("said_forms")
+        if found is None:
+            found = memo["said_forms"] = [(int(key), names_from_json(forms)) for key, forms in
+                                          self.conn.execute(
+                "SELECT mem, forms FROM memories WHERE forms IS NOT NULL AND active=1"
+                " ORDER BY mem")]
+        return list(found)
 
     def all_heads(self) -> list[Head]:
         """Every active memory's head, sorted by id."""

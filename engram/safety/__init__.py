@@ -26,7 +26,7 @@ from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.judged import judged, outbound_shape, salutation, sent_file
+from engram.safety.judged import forbidden_above, judged, outbound_shape, salutation, sent_file
 from engram.safety.languages import (
     defended,
     foreign_override,
@@ -1377,6 +1377,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             injection.append((against[0], "instruction against the user"))
         done = (_cached_deed if short else deed)(low[index]) \
             if not injection and against is None else None
+        if done is not None and index > 0 and items[index - 1][0] == number - 1 \
+                and forbidden_above(low[index - 1], low[index], done[0]):
+            done = None
         if done is not None and done[1] == "injection":
             injection.append((done[0], done[2]))
         if not injection and checks.decodes:

@@ -293,7 +293,8 @@ _OUTBOUND = LazyRegex(
 )
 # A clause that forbids or warns is not an order to do the thing it names.
 _NEGATED = LazyRegex(
-    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(,]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not|don'?t"
+    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(,\u2013\u2014]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not"
+    r"|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
     # ("no" as an answer, "actually, no:", is no negation)
     r"|not|no(?!\s*[:,.!?-]|\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
@@ -598,6 +599,14 @@ def _negated(line: str, at: int) -> bool:
     for m in _CLAUSE.finditer(line, 0, at):
         clause_start = m.end()
     return bool(_NEGATED.search(line[clause_start:at + 1]))
+
+
+def forbidden_above(above: str, line: str, at: int) -> bool:
+    """The clause holding `at` began on the line above and forbids what it names: a list item
+    wrapped after its "NEVER" ("... an explicit CORS allowlist — NEVER" / "`Allow-Origin: *` with
+    `credentials: true`")."""
+    joined = above.rstrip() + " "
+    return not _CLAUSE.search(line, 0, at) and _negated(joined + line, len(joined) + at)
 
 
 # "the user's email is displayed", "a post about": the sending verbs are nouns there.
