@@ -231,11 +231,21 @@ def is_procedural(query: str) -> bool:
     return bool(_HOW_TO.search(lowered)) or any(w in PROCEDURAL_WORDS for w in words(lowered))
 
 
+# "go" the verb ("go over the diff", "go ahead", "let's go"), not the language: a phrasal verb's
+# particle after it, or "let's" before it. "Go" alone, "in Go", "Go modules" stay the language.
+_GO_VERB = re.compile(r"\bgo(?=\s+(?:over|through|ahead|back|on|into|away|out|up|down|around"
+                      r"|across|wrong|live|forward|along)\b)|(?<=\blet's\s)go\b|(?<=\blets\s)go\b",
+                      re.IGNORECASE)
+
+
 def anchors(query: str) -> tuple[str, ...]:
     """The query's distinct meaningful stems, in first-seen order.
 
-    Stopwords, generic memory words, procedural markers and bare numbers are never anchors.
+    Stopwords, generic memory words, procedural markers, bare numbers and the verb "go"
+    (`_GO_VERB`) are never anchors.
     """
+    if "go" in query.lower():
+        query = _GO_VERB.sub(" ", query)
     seen: dict[str, None] = {}
     for word in words(query):
         if word in STOPWORDS or word in GENERIC_WORDS or word in PROCEDURAL_WORDS:

@@ -525,6 +525,23 @@ def test_one_word_of_a_trigger_phrase_is_not_its_name(workspace: Path) -> None:
                                "importer") == ["fastify-services"]
 
 
+def test_go_the_verb_is_not_the_go_language(workspace: Path) -> None:
+    # "go over the diff" named the Go rule by its id and tag: a whole name, the strongest
+    # evidence there is, for a review prompt.
+    root = workspace / ".engram"
+    put(root, "go.md", mem("go-services", tags=["go", "gin"],
+                           summary="Go services: errors wrapped with %w, contexts passed first."))
+    put(root, "review.md", mem("code-review", "skill", tags=["review"],
+                               summary="Review a diff for correctness before it is merged."))
+    for n, topic in enumerate(("billing", "auth", "search", "caching")):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", tags=[topic],
+                                  summary=f"Conventions for {topic}."))
+    for query in ("go over the diff on feat/export and tell me if it is safe to merge",
+                  "let's go with the second option for billing", "go ahead and review the diff"):
+        assert "go-services" not in pack_ids(workspace, query), query
+    assert pack_ids(workspace, "wrap the errors of the Go billing service")[0] == "go-services"
+
+
 def said_workspace(root: Path) -> None:
     # Modelled on a public "explain this code" skill whose trigger phrases are what people say.
     put(root, "explain.md", mem(
