@@ -309,8 +309,9 @@ def written_form(trigger: str) -> tuple[str, ...] | None:
         form.append(stem(word))
     while form and form[-1] == SAID_GAP:
         form.pop()
+    # A leading or trailing placeholder was dropped: a gap left is between written words.
     written = len(form) - form.count(SAID_GAP)
-    frames = SAID_GAP in form[1:]
+    frames = written < len(form)
     return tuple(form) if frames and own_word and written >= SAID_MIN_WORDS else None
 
 
