@@ -225,6 +225,14 @@ def generate_rulesets(size: int, seed: int = SEED) -> Corpus:
     return corpus
 
 
+def own_repository(project: Path) -> None:
+    """Make the workspace a repository's root, as a user's project is: under bench/.work it is
+    otherwise a folder of engram's own checkout, whose `.engram/` every load would layer under
+    it (`paths.outer_projects`)."""
+    if not (project / ".git").exists():
+        (project / ".git").mkdir(parents=True)
+
+
 def from_folder(folder: Path) -> Corpus:
     """A fresh copy of a folder of memories (dot-folders left out), with queries made of its
     own tags: the benchmark writes caches and edits files, never in the original."""
@@ -668,6 +676,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 corpora.append(GENERATORS[name](size))
                 print(f"perf: corpus {corpora[-1].label} ready in {time.perf_counter() - t0:.1f} s",
                       file=sys.stderr, flush=True)
+    for corpus in corpora:
+        own_repository(corpus.project)
     bench.bare_runs = repeat(max(runs, 10), lambda _: run([python, "-c", "pass"], env, WORK))
     bench.bare = median(bench.bare_runs)
     for corpus in corpora:

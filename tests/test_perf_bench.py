@@ -26,3 +26,26 @@ def test_a_failing_engram_stops_the_benchmark_instead_of_passing(tmp_path: Path)
     assert result.returncode != 0
     assert "exited 1" in result.stderr and "ModuleNotFoundError" in result.stderr
     assert "pass" not in result.stdout and not table.exists()
+
+
+def test_a_benchmark_workspace_is_its_own_repository(tmp_path: Path) -> None:
+    # Generated under bench/.work, a workspace sat inside engram's own checkout, and every
+    # measured load layered the checkout's `.engram/` under it.
+    sys.path.insert(0, str(REPO / "bench"))
+    import perf
+
+    (tmp_path / ".git").mkdir()
+    rule = "---\nid: {0}\ntype: rule\nsummary: Retry flaky network calls ({0})\n---\nBackoff.\n"
+    (tmp_path / ".engram").mkdir()
+    (tmp_path / ".engram" / "outer.md").write_text(rule.format("outer-retry"), encoding="utf-8")
+    project = tmp_path / "bench" / ".work" / "corpus"
+    (project / ".engram").mkdir(parents=True)
+    (project / ".engram" / "inner.md").write_text(rule.format("inner-retry"), encoding="utf-8")
+
+    def printed() -> str:
+        return subprocess.run([sys.executable, "-m", "engram", "load", "retry flaky calls"],
+                              cwd=project, capture_output=True, text=True, timeout=60).stdout
+
+    assert "outer-retry" in printed()
+    perf.own_repository(project)
+    assert "outer-retry" not in printed() and "inner-retry" in printed()
