@@ -324,6 +324,20 @@ _ROLE_TOKEN_RE = LazyRegex(
     r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>|</?im_(?:start|end|sep)>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
+# An inline code span of nothing but markup tokens (`<|system|>`, `[gMASK]<sop>`).
+_TOKENS_SPAN_RE = LazyRegex(r"`(?:\s*(?:<\|?/?[\w./ -]{1,30}\|?>|\[[\w/ -]{1,20}\]))+\s*`")
+
+
+def _token_named(low: str, start: int, end: int) -> bool:
+    """A chat-template token written as a name in prose ("role tokens like `<|system|>` and
+    `<|user|>`"): alone in an inline code span, after the sentence's own words. A token that
+    opens the line, or has text of its own in its span, starts a turn."""
+    for span in _TOKENS_SPAN_RE.finditer(low, 0, min(len(low), end + 40)):
+        if span.start() < start and end < span.end():
+            return bool(low[:span.start()].strip(" \t-*>#0123456789.)"))
+    return False
+
+
 # Llama 2 markers are upper-case by definition; `[inst]` is a Python list.
 _LLAMA_RE = LazyRegex(r"\[/?INST\]|<</?SYS>>")
 # Maven POMs carry `<system>GitHub</system>` (issueManagement); a one-word element is data,
@@ -882,6 +896,8 @@ def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: b
     for m in _ROLE_TOKEN_RE.finditer(low):
         if template:
             break
+        if _token_named(low, m.start(), m.end()):
+            continue
         token = m.group()
         if token.strip("</>") == "system":
             spans = _MAVEN_SYSTEM_RE.finditer(low)
@@ -930,6 +946,8 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
             hits.append((m.start(), "bearer token"))
             break
     for m in _ASSIGN_RE.finditer(text):
+        if m.group("value").startswith("?") and text.endswith("${", 0, m.start()):
+            continue  # `${NPM_TOKEN:?NPM_TOKEN must be set}`: the shell's message when unset
         if _assignment_is_secret(m.group("key"), m.group("value")):
             hits.append((m.start(), f"{m.group('key')} assignment with a value"))
             break
@@ -1485,6 +1503,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if any("SealedSecret" in text for text in raw):
             for index in sealed_values(raw):
                 found.pop((items[index][0], "secret"), None)
+    elif any("encryptedData:" in text for text in raw):
+        # An excerpt of a manifest (`spec:` / `encryptedData:`) with no kind to say otherwise.
+        for index in sealed_values(raw, excerpt=True):
+            found.pop((items[index][0], "secret"), None)
     if read_disguises:
         for plain, changed, how in readings(items, "\n".join(low), checks.base64):
             # Only the changed lines and the context their verdict reads are judged again (a

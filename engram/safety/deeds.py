@@ -324,12 +324,15 @@ def _deceit(low: str) -> int | None:
     # The audience is someone besides the verb itself ("don't report formatting changes" names
     # no reader; "don't report it in the changelog" does).
     audience = any(not steer.start() <= m.start() < steer.end() for m in _AUDIENCE.finditer(low))
-    if audience and _RISK.search(low):
+    # What an "unless" clause names is when to tell, not what to hide: "don't report
+    # formatting-only changes in your summary unless a formatter failed".
+    if audience and _RISK.search(_UNLESS.sub(" ", low)):
         return steer.start()
     return None
 
 
 _HIDE_RE = LazyRegex(r"\b" + _HIDE)
+_UNLESS = LazyRegex(r"\b(?:unless|except\s+(?:when|if|where))\b[^.;]*")
 
 # --- self-granted authority ------------------------------------------------------------------
 

@@ -295,6 +295,8 @@ def _trie(words: tuple[str, ...]) -> str:
 
 
 _VERB_RE = LazyRegex(_trie(_VERBS))
+# Turkish and Azerbaijani verb stems of _VERBS: "-ma"/"-me" right after one makes it a prohibition.
+_TURKIC_STEMS = frozenset({"unut", "yok say", "görmezden gel"})
 _NOUN_RE = LazyRegex(_trie(_NOUNS))
 _EARLIER_RE = LazyRegex(_trie(_EARLIER))
 _VOID_RE = LazyRegex(_trie(_VOID))
@@ -423,6 +425,8 @@ def foreign_override(low: str) -> int | None:
     if low.isascii() and not _ascii_noun(low):
         return None
     for verb in _VERB_RE.finditer(low):
+        if verb.group() in _TURKIC_STEMS and low.startswith(("ma", "me"), verb.end()):
+            continue  # the negative imperative: "önceki talimatları unutma", do not forget them
         window = _clause(low, verb.start(), verb.end())
         if _NOUN_RE.search(window) and _EARLIER_RE.search(window + " ") \
                 or _USER_RE.search(window) and _ASKS_RE.search(window):

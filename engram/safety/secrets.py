@@ -493,19 +493,22 @@ _KIND_SEALED_RE = LazyRegex(r"^\s*kind:\s*[\"']?SealedSecret[\"']?\s*$")
 _ENCRYPTED_DATA_RE = LazyRegex(r"^(\s*)encryptedData:\s*$")
 
 
-def sealed_values(lines: list[str]) -> set[int]:
+def sealed_values(lines: list[str], excerpt: bool = False) -> set[int]:
     """Indexes of the lines under a SealedSecret's `encryptedData:`: ciphertext only the
-    cluster's controller can open, made to be committed (the manifest's whole point)."""
-    return set(_under(lines, _KIND_SEALED_RE, _ENCRYPTED_DATA_RE))
+    cluster's controller can open, made to be committed (the manifest's whole point). An
+    `excerpt` (no `kind:` line at all) is read as one."""
+    return set(_under(lines, _KIND_SEALED_RE, _ENCRYPTED_DATA_RE, unstated=excerpt))
 
 
-def _under(lines: list[str], kind: LazyRegex, head: LazyRegex) -> Iterator[int]:
+def _under(lines: list[str], kind: LazyRegex, head: LazyRegex, unstated: bool = False
+           ) -> Iterator[int]:
     """Indexes of the lines indented under `head` (whose group 1 is its indent) in a YAML
-    document of that `kind`: a line indented no deeper than the head ends the block."""
-    of_kind, indent = False, None
+    document of that `kind` (with `unstated`, in any document: no kind is stated): a line
+    indented no deeper than the head ends the block."""
+    of_kind, indent = unstated, None
     for index, line in enumerate(lines):
         if _DOC_END_RE.match(line):
-            of_kind, indent = False, None
+            of_kind, indent = unstated, None
         elif kind.match(line):
             of_kind = True
         elif (found := head.match(line)) is not None:
