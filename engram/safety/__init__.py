@@ -1497,15 +1497,14 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
     for first, letters in _vertical_runs(raw):
         if _SKELETON_RE.search(skeleton(_fold(letters))):
             add(items[first][0], "injection", (0, "obfuscated instruction override"))
-    if any("kind:" in text for text in raw):
+    kinded = any("kind:" in text for text in raw)
+    if kinded:
         for index, col, detail in manifest_secrets(raw):
             add(items[index][0], "secret", (col, detail))
-        if any("SealedSecret" in text for text in raw):
-            for index in sealed_values(raw):
-                found.pop((items[index][0], "secret"), None)
-    elif any("encryptedData:" in text for text in raw):
-        # An excerpt of a manifest (`spec:` / `encryptedData:`) with no kind to say otherwise.
-        for index in sealed_values(raw, excerpt=True):
+    # A SealedSecret's ciphertext; in an excerpt of a manifest (`spec:` / `encryptedData:`) no
+    # kind says otherwise.
+    if any(("SealedSecret" if kinded else "encryptedData:") in text for text in raw):
+        for index in sealed_values(raw, excerpt=not kinded):
             found.pop((items[index][0], "secret"), None)
     if read_disguises:
         for plain, changed, how in readings(items, "\n".join(low), checks.base64):
