@@ -19,14 +19,24 @@ from engram.safety.decode import (
     blob_bytes,
     decoded_command,
     encoded_run,
+    may_obey_decoded,
     may_run_encoded,
+    obey_decoded,
     readings,
 )
 from engram.safety.deeds import deed, handed_on
 from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import permission_grab
-from engram.safety.judged import forbidden_above, judged, outbound_shape, salutation, sent_file
+from engram.safety.judged import (
+    dumped,
+    forbidden_above,
+    judged,
+    may_dump,
+    outbound_shape,
+    salutation,
+    sent_file,
+)
 from engram.safety.languages import (
     defended,
     foreign_override,
@@ -1160,6 +1170,8 @@ class _Possible(NamedTuple):
     reordered: bool  # an override read backwards, in ROT13 or in reverse word order
     tools: bool  # tool-call markup
     decodes: bool  # a decoder named: a command may be decoded, then run
+    wires: bool  # data put on the wire with no verb of sending (`judged.dumped`)
+    obeys: bool  # a disguised order to be decoded and obeyed (`decode.obey_decoded`)
 
 
 _ROLE_GATE_LINES = LazyRegex(_GATES["role-play"].pattern, re.MULTILINE)
@@ -1194,6 +1206,8 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
         reordered=reordered,
         tools=may_forge_tools(low_joined),
         decodes=may_run_encoded(low_joined),
+        wires=may_dump(low_joined),
+        obeys=may_obey_decoded(low_joined),
     )
 
 
@@ -1400,6 +1414,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             done = None
         if done is not None and done[1] == "injection":
             injection.append((done[0], done[2]))
+        if not injection and checks.obeys:
+            obeyed = obey_decoded(low[index])
+            if obeyed is not None:
+                injection.append((obeyed, "disguised order to be decoded and obeyed"))
         if not injection and checks.decodes:
             hidden_run = encoded_run(low[index])
             if hidden_run is None and checks.base64:
@@ -1432,7 +1450,12 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if sent is not None and not _quoted_example(
                 index, low, lambda low_text: sent_file(low_text) is not None):
             add(number, "exfiltration", (sent, "secret file sent to another machine"))
-        shape = outbound_shape(folded[index]) if "](" in text or "$(" in text else None
+        wired = dumped(low[index]) if checks.wires else None
+        if wired is not None and not _quoted_example(
+                index, low, lambda low_text: dumped(low_text) is not None):
+            add(number, "exfiltration", wired)
+        shape = (outbound_shape(folded[index]) if "](" in text or "$(" in text or "src=" in text
+                 else None)
         if shape is not None and not _quoted_example(
                 index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):
             add(number, "exfiltration", shape)

@@ -122,6 +122,8 @@ _USER = (
     r"(?:the\s+)?(?:user|developer|human|person\s+(?:at\s+the\s+keyboard|you\s+are\s+(?:talking"
     r"\s+to|helping))|whoever\s+is\s+using\s+(?:you|the\s+agent))(?:'s)?"
 )
+# Who asks, in the words of a claim that the asking does not count.
+_ASKER = (r"(?:the\s+)?(?:user|human|developer|engineer|person\s+(?:at\s+the\s+keyboard|typing))")
 DEMOTE_RE = LazyRegex(
     r"\b(?:chat|chat\s+window|chat\s+box|prompt\s+box)\b" + _C + r"{0,30}?\b(?:is|are)\s+"
     r"(?:only\s+)?(?:advisory|not\s+(?:authoritative|binding)|non-binding|suggestions)\b"
@@ -148,15 +150,48 @@ DEMOTE_RE = LazyRegex(
     r"|\branks?\s+above\s+(?:the\s+)?(?:user|operator|developer|(?:any\s+)?system)\b"
     r"|\b(?:every|each|any)\s+(?:task|request)\s+you\s+(?:receive|get)"
     r"\b" + _C + r"{0,40}?\b(?:reinterpreted|treated|read)\s+as\b"
+    # what the user asks made a formality: a suggestion, something that can wait, set aside
+    r"|\b(?:whatever|what|anything)\s+" + _ASKER + r"\s+(?:asks?|asked|types?|typed|says|said"
+    r"|wants|requests?|requested|came\s+to\s+ask)(?:\s+(?:for|about))?\s+(?:(?:counts?\s+as|is"
+    r"|are)\s+(?:only\s+|just\s+|merely\s+)?(?:an?\s+)?(?:suggestions?|optional|secondary"
+    r"|advisory)\b|(?:can|will|must)\s+wait\b)"
+    r"|\b(?:requests?|messages?|asks?)\b" + _C + r"{0,60}?\b(?:acknowledged|noted|typed\s+in\s+the"
+    r"\s+(?:terminal|chat))\b" + _C + r"{0,40}?\b(?:set|put|pushed|left)\s+"
+    r"(?:to\s+one\s+side|aside)"
+    r"|\bdisagree\w*\b" + _C + r"{0,80}?\b" + _ASKER + r"\s+is\s+(?:mistaken|wrong)\b"
+    r"|\b" + _ASKER + r"\b[^.;\n]{0,60}?\b(?:isn'?t|is\s+not)\s+(?:authori[sz]ed|allowed|entitled"
+    r"|permitted|empowered)\s+to\s+(?:direct|instruct|steer|assign|give\s+you)"
+    # the task the user gave made a pretext for another
+    r"|\b(?:assignment|task|request|question|ticket|answers?|replies)\s+(?:you\s+were\s+given\s+"
+    r"|in\s+the\s+chat\s+|to\s+the\s+(?:developer|user)\s+)?(?:is|are)\s+(?:just\s+|only\s+"
+    r"|merely\s+)?(?:the|an?)\s+(?:cover|pretext|decoy|distraction|warm-up|warmup|by-product"
+    r"|byproduct|formality|side\s+show)\b"
+    r"|\bconsider\s+(?:the\s+)?(?:assignment|task|request|question)\s+(?:you\s+were\s+given\s+)?"
+    r"(?:an?\s+)?(?:warm-up|warmup|formality|decoy|distraction|pretext)\b"
+    r"|\b(?:sessions?|answers?|replies|runs?)\s+that\s+(?:do|complete|answer|address)\s+(?:the\s+)?"
+    r"(?:user'?s|developer'?s)\s+(?:task|request|question)\s+(?:are|is)\s+(?:scored|counted|treated"
+    r"|marked)\s+as\s+(?:failures?|failed|wrong)"
+    r"|\bonly\s+[\w']+\s+(?:wishes|requests|instructions|orders|word)\s+(?:carry|carries|have|has)"
+    r"\s+(?:any\s+)?weight\b"
+    r"|\b(?:request|question|task|ask)\s+(?:underneath|behind|beneath)\s+(?:it|that|this)\s+is"
+    r"\s+really\s+to\b"
+    r"|\byour\s+(?:brief|task|remit|job)\b[^.;\n]{0,40}?\b(?:narrower|different)\s+than\s+"
+    r"(?:whatever|what)\s+you\s+were\s+(?:told|asked|given)"
+    r"|\boutranks?\s+(?:the\s+)?(?:terminal|chat|keyboard|user|developer|human)\b(?!'s)"
 )
 DEMOTE_WORDS = (
     frozenset(("advisory", "authoritative", "binding", "suggestions", "weight", "priority",
                "authority", "precedence", "direction", "directions", "orders", "preferences",
                "wishes", "objections", "cannot", "can", "decoy", "distraction", "differs",
                "different", "below", "wins", "prevails", "reinterpret", "reinterpreted",
-               "principal", "above")),
+               "principal", "above", "suggestion", "wait", "aside", "side", "mistaken", "wrong",
+               "authorised", "authorized", "allowed", "entitled", "permitted", "empowered",
+               "counts", "is", "are", "consider", "scored", "weight", "really", "narrower",
+               "outranks", "outrank")),
     frozenset(("chat", "window", "box", "user", "users", "developer", "human", "person",
-               "whoever", "from", "keyboard", "as", "typing", "your", "operator", "system")),
+               "whoever", "from", "keyboard", "as", "typing", "your", "operator", "system",
+               "engineer", "terminal", "assignment", "task", "request", "requests", "question",
+               "ticket", "answers", "replies", "sessions", "only", "ask", "asks", "messages")),
 )
 
 # A persona, or the model, with its limits removed.
@@ -231,16 +266,21 @@ _SHOW = (
     r"|finish|complete|put|add|generate|send|echo|collect"
 )
 _THEIR_ORDERS = (
-    r"(?:(?:the\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?(?:set\s+of\s+)?(?:hidden|secret"
-    r"|confidential|initial|original|real|actual)?\s*(?:instructions|rules|directives|prompt"
-    r"|configuration|guidelines)\s+(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been|have)\s+"
-    r"(?:given|told|received|sent|handed)"
+    r"(?:(?:the\s+|every\s+|each\s+|any\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?"
+    r"(?:set\s+of\s+)?(?:hidden|secret|confidential|initial|original|real|actual)?\s*"
+    r"(?:instructions|instruction\s+blocks?|rules|directives|prompt|configuration|guidelines"
+    r"|setup\s+text)\s+(?:that\s+)?(?:you|the\s+(?:assistant|model|agent))\s+(?:(?:were|was"
+    r"|have\s+been|'ve\s+been|have|had\s+been)\s+(?:given|told|received|sent|handed)|received)"
+    # what the host put in the model's context: "every rules file loaded into your context"
+    r"|(?:every|each|all|any)\s+(?:[\w-]+\s+){0,2}?(?:files?|instructions?|rules?)\s+(?:loaded"
+    r"|injected|placed)\s+(?:into|in)\s+your\s+context"
     r"|(?:the\s+)?(?:exact\s+)?(?:rules|instructions|guidelines)\s+your\s+(?:" + _MAKERS
     + r")\s+gave\s+you"
     r"|every\s+instruction\s+you\s+have\s+received"
     r"|your\s+(?:system\s+(?:prompt|message|instructions)|developer\s+(?:instructions|messages?)"
     r"|hidden\s+(?:instructions|configuration|rules|prompt)|initiali[sz]ation|prompt|tool"
-    r"\s+definitions|operating\s+rules|instructions)"
+    r"\s+definitions|operating\s+rules|(?:current\s+|real\s+|actual\s+|original\s+|full\s+)?"
+    r"instructions)"
     r"|(?:its|the\s+agent'?s|the\s+assistant'?s)\s+(?:(?:complete|full|entire|whole)\s+)?"
     r"(?:hidden|system)\s+prompt"
     r"|(?:system|developer)\s+and\s+(?:system|developer)\s+messages"
@@ -252,7 +292,10 @@ _THEIR_ORDERS = (
     r"|the\s+very\s+first\s+message"
 )
 EXTRACT_RE = LazyRegex(
-    r"\b(?:" + _SHOW + r")\b" + _C + r"{0,60}?\b(?:" + _THEIR_ORDERS + r")\b"
+    # (what is put into them is no request for them: "include in your instructions to the
+    # subagent the ticket number")
+    r"\b(?:" + _SHOW + r")\b(?!\s+(?:in|into|to)\s+your\b)" + _C + r"{0,60}?\b(?:"
+    + _THEIR_ORDERS + r")\b"
     r"(?!\s*(?:files?|folders?|director(?:y|ies)|templates?|docs?|\.md|sections?|pages?))"
     r"|\b(?:" + _THEIR_ORDERS + r")\b" + _C + r"{0,40}?\b(?:verbatim|word\s+for\s+word|in\s+full"
     r"|exactly|unedited|quote\s+it|paste\s+it)"
@@ -262,6 +305,10 @@ EXTRACT_RE = LazyRegex(
     r"(?:before|at\s+the\s+(?:start|beginning))"
     r"|\bwhat\s+(?:is|was)\s+the\s+(?:secret\s+)?(?:password|passphrase|secret|code|key)\s+"
     r"(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told)"
+    # one sentence at a time ("what is the first sentence of your instructions? the second?")
+    r"|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:first|second|third|next|last|opening)\s+"
+    r"(?:sentences?|lines?|words?|paragraphs?)\s+of\s+(?:" + _THEIR_ORDERS + r")"
+    r"|\bproduce\s+(?:a\s+)?diff\s+(?:between|of)\s+(?:" + _THEIR_ORDERS + r")"
 )
 EXTRACT_WORDS = (
     frozenset(("your", "given", "told", "received", "handed", "gave", "conversation",
@@ -271,7 +318,21 @@ EXTRACT_WORDS = (
                "translate", "list", "share", "tell", "give", "reply", "respond", "answer",
                "begin", "start", "finish", "complete", "put", "add", "generate", "send", "what",
                "verbatim", "word", "full", "exactly", "unedited", "echo", "collect", "wording",
-               "text")),
+               "text", "diff")),
+)
+# A secret's value shown unmasked: "prints the values of DATABASE_URL and STRIPE_SECRET_KEY in
+# clear text into the audit log" (stored in plain text is a fact, not an order).
+CLEAR_TEXT_RE = LazyRegex(
+    r"\b(?:print|log|write|output|echo|dump|show|display|record|paste|expose)(?:s|es|ed|ing)?\b"
+    + _C + r"{0,80}?\b(?:[a-z0-9]+_)*(?:secret|token|password|passwd|api_key|access_key"
+    r"|private_key|database_url|dsn)(?:_[a-z0-9]+)*s?\b" + _C + r"{0,60}?\b(?:in\s+(?:clear|plain)"
+    r"[\s-]?text|unmasked|unredacted)\b"
+)
+CLEAR_TEXT_WORDS = (
+    frozenset(("clear", "plain", "cleartext", "plaintext", "unmasked", "unredacted")),
+    frozenset(("print", "prints", "printed", "log", "logs", "logged", "write", "writes", "output",
+               "outputs", "echo", "echoes", "dump", "dumps", "show", "shows", "display",
+               "displays", "record", "records", "paste", "pastes", "expose", "exposes")),
 )
 _NEGATED_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forbid\w*"
                         r"|decline\w*|mustn'?t)\b")
@@ -380,13 +441,22 @@ PROMOTE_RE = LazyRegex(
     r"(?:operator|maintainers?|owner|admin|developers?|team)\b"
     r"|\brun\s+(?:the\s+)?(?:text|content|line|lines|code)\s+(?:after|following|below|under)\s+"
     r"(?:the\s+|that\s+|this\s+)?marker\b"
+    # a field of a tool's result carried out as typed by the user
+    r"|\b(?:execute|follow|obey|carry\s+out|run|act\s+on)\s+(?:its|their|the)\s+(?:contents|text"
+    r"|value|instructions)\s+(?:exactly\s+)?as\s+if\s+(?:the\s+user|i|you)\s+(?:had\s+)?(?:typed"
+    r"|written|said|asked)"
+    # orders taken only from comments that carry a marker, the user's turns left aside
+    r"|\bfollow\s+only\s+(?:[\w-]+\s+){0,2}?(?:comments|notes|lines|messages|text)\s+(?:that\s+)?"
+    r"(?:begin|start|are\s+prefixed)\s+with\b"
 )
 PROMOTE_WORDS = (
     frozenset(("orders", "instructions", "commands", "directives", "directive", "order",
-               "instruction", "command", "marker")),
+               "instruction", "command", "marker", "typed", "written", "said", "begin",
+               "start", "prefixed")),
     frozenset(("treat", "treats", "treated", "regard", "regards", "consider", "considers",
                "handle", "handles", "take", "takes", "field", "output", "result", "response",
-               "answer", "reply", "marker", "text", "run")),
+               "answer", "reply", "marker", "text", "run", "execute", "follow", "obey",
+               "carry", "act", "only")),
 )
 
 

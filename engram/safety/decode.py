@@ -55,6 +55,16 @@ _REVERSED_WORDS = frozenset(word[::-1] for word in _COMMON)
 _ROTATED_WORDS = frozenset(word.translate(_ROT13) for word in _COMMON)
 _TOKEN = LazyRegex(r"[a-z]+")
 _HEX_PAIRS = LazyRegex(r"(?:[0-9a-fA-F]{2}[ :]){11,}[0-9a-fA-F]{2}(?![0-9a-fA-F])")
+# Character codes in decimal (`String.fromCharCode(99,117,...)`, "105 103 110 ..."): eight or
+# more printable ones in a row.
+_CODE = r"(?:3[2-9]|[4-9]\d|1[01]\d|12[0-6])"
+_CHAR_CODES = LazyRegex(r"(?<![\d.])(?:" + _CODE + r"\s*[,\s]\s*){7,}" + _CODE + r"(?![\d.])")
+_OCTAL = LazyRegex(r"(?:\\[0-7]{2,3}){6,}")
+# ROT47 (every printable character shifted by 47) and Atbash (a-z read z-a), where named.
+_ROT47 = str.maketrans("".join(map(chr, range(33, 127))),
+                       "".join(chr(33 + (c - 33 + 47) % 94) for c in range(33, 127)))
+_ATBASH = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                        "zyxwvutsrqponmlkjihgfedcbaZYXWVUTSRQPONMLKJIHGFEDCBA")
 
 
 def blob_bytes(blob: str) -> bytes | None:
@@ -128,9 +138,20 @@ def _unleet(line: str) -> str:
     return _LEET_WORD.sub(lambda m: _unleet_word(m.group()), low)
 
 
+def _codes_read(run: str) -> str:
+    codes = [int(code) for code in _ANY_WORD.findall(run)]
+    plain = "".join(map(chr, codes))
+    return f" {plain} " if plain.count(" ") >= 2 else run
+
+
 def readable(line: str, gates: frozenset[str]) -> str | None:
     """`line` with the disguises named in `gates` undone, or None when nothing changed."""
     text = line
+    if "codes" in gates and _CHAR_CODES.search(text):
+        text = _CHAR_CODES.sub(lambda m: _codes_read(m.group()), text)
+    if "octal" in gates and _OCTAL.search(text):
+        text = _OCTAL.sub(lambda m: "".join(chr(int(code, 8)) for code in
+                                            m.group().split("\\")[1:]), text)
     if "percent" in gates and text.count("%") >= 6 and len(PERCENT_RE.findall(text)) >= 6:
         text = percent_decoded(text)
     if "escapes" in gates and "\\" in text and _ESCAPES.search(text):
@@ -147,7 +168,15 @@ def readable(line: str, gates: frozenset[str]) -> str | None:
         text = _unleet(text)
     if "rot13" in gates and _written_as(text, _ROTATED_WORDS, ("gur", "naq", "lbh", "bs")):
         text = text.translate(_ROT13).translate(_ROT13_UPPER)
+    if "rot47" in gates and _written_as(text.translate(_ROT47), _COMMON_WORDS, _TELLTALES):
+        text = text.translate(_ROT47)
+    if "atbash" in gates and _written_as(text.translate(_ATBASH), _COMMON_WORDS, _TELLTALES):
+        text = text.translate(_ATBASH)
     return None if text == line else text
+
+
+_COMMON_WORDS = frozenset(_COMMON)
+_TELLTALES = ("the", "and", "you", "to")
 
 
 # Cheap first tests for the gates (each starts with a literal or a character class, which the
@@ -184,6 +213,16 @@ def memory_gates(low: str, blobs: bool) -> frozenset[str]:
     if "rot13" in low or "rot-13" in low or "rot 13" in low or "caesar" in low \
             or "cipher" in low:
         gates.add("rot13")
+    if "rot47" in low or "rot-47" in low or "rot 47" in low:
+        gates.add("rot47")
+    if "atbash" in low:
+        gates.add("atbash")
+    # (a model is told how to read codes: "character codes", `fromCharCode`, `chr(`, ASCII)
+    if ("charcode" in low or "char code" in low or "character code" in low or "chr(" in low
+            or "ascii" in low or "decimal" in low) and _CHAR_CODES.search(low):
+        gates.add("codes")
+    if low.count("\\") >= 6 and _OCTAL.search(low):
+        gates.add("octal")
     return frozenset(gates)
 
 
@@ -212,7 +251,7 @@ def readings(lines: list[tuple[int, str]], low: str, blobs: bool
 # The output of a decoder run by a shell or an interpreter: a command nobody can read before it
 # runs ("echo <base64> | base64 -d | sh", "printf '\x63\x75...' | sh", "eval(atob(...))").
 _ENCODED_RUN = LazyRegex(
-    r"(?:\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r|\bprintf\s+['\"]?(?:\\x|%b)|\becho\s+-e\s+"
+    r"(?:\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r|\bprintf\s+['\"]?(?:\\x|\\[0-7]|%b)|\becho\s+-e\s+"
     r"['\"]?\\x|\bopenssl\s+(?:enc\s+)?-d\b|frombase64string)[^\n]{0,300}?\|\s*(?:sudo\s+)?"
     r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|source)\b"
     r"|\b(?:eval|exec|invoke-expression|iex)\s*\(?\s*[\"'$(]*\s*(?:atob|base64|"
@@ -226,7 +265,7 @@ def may_run_encoded(low: str) -> bool:
     """Whether `encoded_run` or `decoded_command` can find anything in `low` (a whole memory,
     lower-cased): each needs a decoder or the word "decode"."""
     return ("base64" in low or "\\x" in low or "xxd" in low or "atob" in low or "decod" in low
-            or "fromhex" in low or "openssl" in low or "buffer.from" in low)
+            or "fromhex" in low or "openssl" in low or "buffer.from" in low or "printf" in low)
 
 
 def encoded_run(low: str) -> int | None:
@@ -254,3 +293,38 @@ def decoded_command(line: str) -> int | None:
         if plain is not None and _COMMANDS.match(plain):
             return m.start()
     return None
+
+
+# A hidden order announced as one: decode it (or read it backwards) and carry it out, the
+# encoded phrase taken as the model's instruction. Whatever the text decodes to, the model is
+# told to obey what the user cannot read.
+_OBEY_DECODED = LazyRegex(
+    # (single spaces, as the memory gate `may_obey_decoded` looks for them: letters spaced out
+    # are read by the spacing disguise)
+    r"\b(?:decode|decipher|decrypt|reverse) (?:it|this|them|the [\w-]+)\b"
+    r"[^.\n]{0,40}?\b(?:and|then) (?:carry (?:it|them) out|do what it says|obey"
+    r"|follow (?:it|them)|execute (?:it|them)|act on (?:it|them)|adopt (?:it|them)"
+    r"|run (?:it|them|the result)(?! (?:through|against|with|past|by|in|on)\b))"
+    r"|\b(?:treat|take|use) (?:the )?(?:phrase|text|string|message|words?) encoded in\b"
+    r"[^.\n]{0,60}?\bas your (?:first |new |next )?(?:instruction|order|command|task|rule)"
+    r"|\b(?:rot-?13|rot-?47|atbash|base64|hex|cipher|encoded|reversed|backwards)\b[^\n]{0,40}?"
+    r"\b(?:do what it says|carry it out|adopt it as your)"
+)
+_OBEY_HINTS = ("decod", "deciph", "decrypt", "revers", "backward", "encoded", "rot13", "rot-13",
+               "rot47", "rot-47", "atbash", "cipher", "base64", "hex")
+_OBEY_WORDS = ("carry it", "carry them", "execute it", "execute them", "act on it", "act on them",
+               "adopt it", "adopt them", "follow it", "follow them", "run it", "run them", "obey",
+               "what it says", "run the result", "as your")
+
+
+def may_obey_decoded(low: str) -> bool:
+    """Whether `obey_decoded` can find anything in `low` (a whole memory, lower-cased): a
+    disguise named, and an order to obey it."""
+    return any(hint in low for hint in _OBEY_HINTS) and any(word in low for word in _OBEY_WORDS)
+
+
+def obey_decoded(low: str) -> int | None:
+    """Where a line asks for a disguised order to be read and obeyed, or None."""
+    m = _OBEY_DECODED.search(low)
+    return None if m is None else m.start()
+

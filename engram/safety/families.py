@@ -307,6 +307,9 @@ _BANNER_RE = LazyRegex(
     r"^\s*[-=#*~_<>\[\]|+]{3,}\s*(?:BEGIN\s+|START\s+|END\s+)?(?:SYSTEM|DEVELOPER|ADMIN"
     r"|ADMINISTRATOR|OPERATOR)(?:\s+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE|NOTICE|DIRECTIVE"
     r"|UPDATE|NOTE|POLICY|MODE))?\s*[-=#*~_<>\[\]|+]{3,}\s*$"
+    # ... or a header that gives the text after it a model's role ("X-Model-Role: system")
+    r"|(?i:^\s*x-(?:model|ai|llm|assistant|agent|prompt)[\w-]*-role\s*:\s*(?:system|developer"
+    r"|admin|operator)\s*$)"
 )
 
 
@@ -419,6 +422,8 @@ FAMILIES: tuple[_Family, ...] = (
             claims.to_the_model),
     _Family("injection", "prompt leak request", claims.EXTRACT_WORDS, claims.EXTRACT_RE,
             claims.asked),
+    _Family("injection", "request to disclose secrets", claims.CLEAR_TEXT_WORDS,
+            claims.CLEAR_TEXT_RE, claims.asked),
     _Family("injection", "hide from the user", claims.CONCEAL_WORDS, claims.CONCEAL_RE),
     _Family("injection", "tool output made into orders", claims.PROMOTE_WORDS,
             claims.PROMOTE_RE, claims.asked),

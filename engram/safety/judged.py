@@ -69,6 +69,17 @@ _ADDRESSED = LazyRegex(
     r"|\b(?:once|when|after|as\s+soon\s+as)\s+you(?:'ve|\s+have)?\s+(?:read|seen|parsed|processed)"
     r"\s+this\b"
     r"|\byou,\s+the\s+(?:[\w-]+\s+)?(?:assistant|ai|agent|model)\b"
+    # readers named as a kind: "reviewers, human or AI,", "Automated fixers:", "for the AI
+    # notetaker:", a bracketed sender "[build-assistant]", "Agents building from this image:"
+    r"|\b(?:humans?|people|persons?)\s+or\s+(?:ai|llms?|agents?|models?|bots?|machines?)\b"
+    r"|\b(?:ai|llms?|agents?|models?|bots?)\s+or\s+(?:humans?|people|persons?)\b"
+    r"|(?:^|[|>(\[\"'=]\s*|--\s*|[.!?]\s+)(?:automated|autonomous|ai|llm)\s+(?:fixers?|clients?"
+    r"|notetakers?|translators?|tools?|readers?|triagers?|contributors?|systems?)\s*(?:[,:]\s|\s+"
+    r"(?:should|must|are\s+to)\b)"
+    r"|\b(?:for|to)\s+(?:the\s+|any\s+|all\s+)?(?:ai|llm)\s+[\w-]+\s*[,:]\s"
+    r"|\[[\w-]*-(?:assistant|agent|ai|llm|bot|copilot)\]"
+    r"|(?:^|[|>(\[\"'=]\s*|--\s*|[.!?:]\s+|\bto\s+)(?:(?:ai|llm)\s+)?(?:agents?|assistants?"
+    r"|models?|bots?|llms?)\s+[a-z]+ing\b[^:.\n]{0,40}:\s"
 )
 _OVERRIDE = LazyRegex(
     r"\bno\s+longer\s+(?:matters?|applies|apply|relevant|counts?)\b"
@@ -138,7 +149,8 @@ _HARM = LazyRegex(
     r"(?P<data>\b(?:passwords?|passphrases?|credentials?|secrets|api\s+keys?|access\s+keys?"
     r"|private\s+keys?|ssh\s+keys?|deploy\s+keys?|(?:access|auth|api|session)\s+tokens?|cookies)\b"
     # (the prose view has lost the `~` of `~/.aws`: markup)
-    r"|(?<![\w.])(?:~|\$home)?/\.(?:ssh|aws|gnupg|netrc|npmrc|docker|kube|git-credentials)\b"
+    r"|(?<![\w.])(?:~|\$home)?/\.(?:ssh|aws|gnupg|netrc|npmrc|pypirc|docker|kube|kaggle"
+    r"|git-credentials)\b|\bdump-keychain\b"
     r"|(?<![\w.])\.env\b(?!\.)"
     r"|\bid_(?:rsa|ed25519)\b|\.pem\b|\.key\s+files?|/etc/(?:passwd|shadow)\b"
     r"|\b(?:the\s+)?user'?s\s+(?:[\w-]+\s+){0,2}?(?:emails?|messages?|calendar|contacts|files"
@@ -148,7 +160,8 @@ _HARM = LazyRegex(
     r"|\boutput\s+of\s+(?:env|printenv|set)\b|\benv(?:ironment)?\s+var(?:iable)?s\b"
     r"|\bdatabase_url\b|\bconnection\s+strings?\b|\bprocess\.env\b(?!\.\w)"
     r"|(?:~|\$home)?/\.config/(?:gcloud|gh|hub|doctl|op)\b|/\.azure\b"
-    r"|\b(?:webhook|signing|client|api)\s+secret\b)"
+    r"|\b(?:webhook|signing|client|api)\s+secret\b|\bauthorization\s+(?:headers?|included)\b"
+    r"|\bfull\s+request\s+headers\b)"
     # ... and acts against them: money and rights, access, checks off, destruction, remote code.
     r"|\b(?:iban|payout\s+(?:account|address|details|wallet)|bank\s+(?:account|details)"
     r"|card\s+number|wire\s+\d|publish\s+rights|wallet\s+address)\b"
@@ -157,7 +170,8 @@ _HARM = LazyRegex(
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
     r"(?:hooks?|scanners?|checks|tests|review|security|authentication|2fa|mfa|linters|guardrails"
     r"|protection|verification)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
-    r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+)?(?:tests?|test\s+suite"
+    r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+|usual\s+|normal\s+)?"
+    r"(?:tests?|test\s+suite"
     r"|checks|review|ci)\b"
     r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:code\s+reviews?|reviews?|tests|linters|ci"
     r"|checks|approvals)\b"
@@ -176,14 +190,20 @@ _HARM = LazyRegex(
     r"|\bpostinstall\b|\.exe\b"
     r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
     r"|\bhidden\s+(?:iframe|script|pixel|tracker|backdoor|user|account|admin)\b|\bbackdoor\b"
-    r"|\bgrant\s+all\s+(?:privileges|permissions|access)\b"
+    r"|\bgrant\s+all\s+(?:privileges|permissions|access|on)\b"
+    r"|--privileged\b|/var/run/docker\.sock\b|--no-verify\b"
+    r"|\b(?:auth|authentication|authz|security|csrf|ssl|tls|verify|signature|sso|mfa)\w*_disabled"
+    r"\s*=\s*(?:true|1|yes)\b"
+    r"|\b(?:dismiss|suppress|silence|close)\s+(?:all|every)\s+(?:[\w-]+\s+){0,3}?(?:alerts"
+    r"|advisories|vulnerabilit(?:y|ies)|cves|security\s+(?:issues|findings))\b"
     r"|\bapprove\s+your\s+own\s+(?:pr|pull\s+request|change|merge\s+request)\b"
     r"|\bfiles\s+deleted\b|\bdelete\s+(?:all|every|as\s+many)\b"
     r"|\bfor\s+free\b|\bset\s+(?:the\s+)?(?:customer|user|account)'?s?\s+(?:plan|tier|role|balance"
     r"|credits?)\b"
     r"|\b(?:change|set|update|replace)\s+(?:the\s+)?(?:admin|owner|recovery|billing|payout"
     r"|notification|contact)\s+(?:email|e-mail|address|phone|account)\b"
-    r"|\b(?:rename|drop|delete|truncate|wipe|clear|purge|disable|rewrite)\s+(?:the\s+)?(?:audit"
+    r"|\b(?:rename|drop|delete|truncate|wipe|clear|purge|disables?|rewrite|turns?\s+off"
+    r"|switch(?:es)?\s+off)\s+(?:the\s+)?(?:audit"
     r"|access|security)\s+(?:log|logs|trail|table|history)\b"
 )
 _DATA = LazyRegex(r"\b(?:passwords?|credentials?|secrets|api\s+keys?|tokens?|private\s+keys?"
@@ -201,10 +221,12 @@ _CONCEAL = LazyRegex(
     # Keeping it from the person running the agent, not an app's users ("do not tell users
     # whether their password was wrong").
     r"|\b(?:do\s+not|don'?t|never|no\s+need\s+to|without)\s+(?:mention(?:ing)?|tell(?:ing)?"
-    r"|inform(?:ing)?|bring(?:ing)?|confirm(?:ing)?\s+with|notify(?:ing)?|alert(?:ing)?)\s+"
+    r"|inform(?:ing)?|bring(?:ing)?|confirm(?:ing)?\s+with|notify(?:ing)?|alert(?:ing)?"
+    r"|surfac(?:e|ing))\s+"
     r"(?:it\b|this\b|that\b|these\b|anyone|anybody|them\b|him\b|her\b|about\b|the\s+(?:user"
     r"|human|developer|owner|maintainers?|team|reviewers?)\b)"
-    r"|\bkeep\s+(?:this|these|it|that|your\s+[\w-]+|what\s+you\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:to"
+    r"|\bkeep\s+(?:this|these|it|that|your\s+[\w-]+|what\s+you\s+[\w-]+|the\s+findings)\s+"
+    r"(?:[\w-]+\s+)?(?:to"
     r"\s+yourself|secret|between\s+us|private|confidential)\b"
     r"|\b(?:mention|say|report|tell)\s+nothing\b|\btell\s+(?:no\s*one|nobody)\b"
     r"|\bkeep\s+(?:it|this|that|them)\s+out\s+of\s+(?:the|your)\s+(?:pr|summary|reply|response|report"
@@ -219,6 +241,22 @@ _CONCEAL = LazyRegex(
     r"|\b(?:stays?|remains?|is)\s+between\s+(?:you\s+and\s+me|us)\b"
     r"|\bthe\s+(?:user|human|developer|operator)s?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not"
     r"|won'?t|will\s+not)\s+need\s+to\s+(?:know|hear|see|be\s+told)\b"
+    # a denial the model knows to be false, a step placed where nobody will look
+    r"|\beven\s+(?:after|if|when|though)\s+you(?:'ve|\s+have)?\s+(?:read|seen|found|know|noticed"
+    r"|discovered)\b"
+    r"|\b(?:so|and)\s+(?:that\s+)?(?:they|the\s+user|the\s+reviewers?|reviewers|nobody|no\s+one)"
+    r"\s+(?:doesn'?t|don'?t|won'?t|never|does\s+not|do\s+not|will\s+not)\s+(?:open|see|notice"
+    r"|spot|read|look)"
+    r"|\b(?:ran|did|made|changed)\s+but\s+(?:didn'?t|did\s+not|never)\s+(?:report|mention"
+    r"|disclose|tell)"
+    r"|\bso\s+(?:that\s+)?(?:it|they|the\s+change)\s+(?:goes|go|gets|get|slips?)\s+(?:through"
+    r"|past|in)\s+(?:without\s+(?:comment|review|notice|anyone\s+noticing)|unnoticed|unreviewed)"
+    r"|\b(?:near\s+the\s+bottom\s+of|buried\s+in|bury\s+it\s+in)\s+(?:a\s+)?(?:large|big|huge"
+    r"|bulk|unrelated)\s+(?:[\w-]+\s+)?(?:commit|diff|pr|change)"
+    r"|\b(?:do\s+not|don'?t|never)\s+(?:say|mention|admit|indicate|note)\s+(?:that\s+)?(?:anything"
+    r"|something|it)\s+(?:was|has\s+been|is)\s+(?:left\s+out|omitted|removed|hidden|cut)"
+    r"|\bso\s+(?:that\s+)?no\s+(?:single\s+)?(?:diff|commit|change|reviewer)\s+(?:looks|seems"
+    r"|stands|gets)\b"
     r"|\bmention\s+only\b|\bleave\s+(?:this|that|these|it)\s+(?:[\w-]+\s+)?out\s+of\s+(?:the|your)"
     r"\s+(?:pr|summary|reply|response|report|description|commit|changelog|pull\s+request)"
 )
@@ -249,6 +287,8 @@ _AUTHORITY = LazyRegex(
     r"|approved|sanctioned|cleared)\b"
     r"|\b(?:the\s+)?(?:user|owner|maintainer)s?\s+(?:has\s+)?(?:approved|authori[sz]ed|allowed"
     r"|permitted)\s+(?:[\w-]+ing\b|the\s+[\w-]+ing\b)"
+    r"|\bthe\s+user\s+is\s+(?:a\s+|an\s+)?(?:verified|authori[sz]ed|trusted|confirmed)\s+"
+    r"(?:administrator|admin|owner|maintainer|operator|developer)\b"
 )
 _STEER = LazyRegex(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
@@ -266,8 +306,12 @@ _STEER = LazyRegex(
     r"|vulnerabilit(?:y|ies)|cves?|notices?|recalls?|disclaimers?|caveats?)\b"
     r"|\brate\s+(?:the|this|it)\b[^.;\n]{0,40}?\b(?:as|\d+\s*/\s*\d+|\d+\s+stars?)"
     r"|\brecommend\s+(?:it|this|\w+)\s+over\s+(?:every|all|any)\b"
+    r"|\brecommend\s+\S+\s+over\s+the\s+(?:alternatives|others|rest|competition|competitors)\b"
+    r"|\b(?:answer|reply|respond|say)\s+(?:with\s+)?[\"'“](?:looks\s+good|lgtm|approved?|no\s+(?:known\s+)?"
+    r"(?:issues|problems|vulnerabilities))"
+    r"|\bwrite\s+[\"“][^\"”\n]{2,40}[\"”]\s+for\s+the\s+(?:entry|change|commit|item|line)\b"
     r"|\b(?:answer|respond\s+to|reply\s+to)\s+(?:every|all|any)\s+(?:question|request|message)s?\b"
-    r"[^.;\n]{0,40}?\bwith\s+[\"'“]"
+    r"[^.;\n]{0,80}?\bwith\s+[\"'“]"
     r"|\brank\s+(?:everyone|all|the\s+others?"
     r"|them|the\s+rest)\b|\brecommend\s+only\b|\badvise\s+(?:them|the\s+user|readers?)\s+to\b"
     r"|\b(?:respond|reply|answer|output|print|say)\s+(?:with\s+)?(?:exactly|only)\b"
@@ -312,7 +356,8 @@ def _w(text: str) -> frozenset[str]:
 _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     "addressed": ((_w("ai assistant assistants model models llm llms agent agents bot bots chatbot"
                       " chatbots copilot gpt claude gemini"),),
-                  (_w("read seen parsed processed"), _w("once when after soon"), _w("this"))),
+                  (_w("read seen parsed processed"), _w("once when after soon"), _w("this")),
+                  (_w("automated autonomous"),)),
     "override": (
         (_w("longer"), _w("matter matters applies apply relevant count counts")),
         (_w("stop quit drop forget abandon ignore disregard skip whatever override overrides"
@@ -349,6 +394,14 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("leave"), _w("out")), (_w("nothing"), _w("mention say report tell")),
         (_w("tell"), _w("noone one nobody")), (_w("keep"), _w("out")),
         (_w("flag note report point call"), _w("not don never")),
+        (_w("so"), _w("no doesn don won never does do will")),
+        (_w("even"), _w("after if when though")),
+        (_w("and"), _w("doesn don won never"), _w("open see notice spot read look")),
+        (_w("but"), _w("didn did never"), _w("report mention disclose tell")),
+        (_w("through past"), _w("without unnoticed unreviewed")),
+        (_w("bottom buried bury"), _w("large big huge bulk unrelated")),
+        (_w("left omitted removed hidden cut"), _w("anything something it")),
+        (_w("surface surfacing"), _w("not don never need without")),
     ),
     "authority": (
         (_w("asked requested wants approved required authorized authorised signed mandated"
@@ -365,6 +418,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
                                                                           " support employees")),
         (_w("authorized authorised approved sanctioned cleared"), _w("team pentesters pentester"
                                                                       " auditors auditor")),
+        (_w("user"), _w("verified authorized authorised trusted confirmed")),
         (_w("i"), _w("am m"), _w("administrator admin owner developer creator operator maintainer"
                                   " officer authorizing authorising permitting allowing instructing"
                                   " ordering")),
@@ -383,6 +437,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("rate"),), (_w("recommend"), _w("over")),
         (_w("answer respond reply"), _w("every all any")),
         (_w("include"), _w("sentence line text phrase")), (_w("reply"), _w("every all")),
+        (_w("answer reply respond say"), _w("looks lgtm approved approve no")),
+        (_w("write"), _w("entry change commit item line")),
     ),
 }
 _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
@@ -672,13 +728,20 @@ def _scoped(line: str, alone: re.Match[str]) -> bool:
 
 def salutation(line: str) -> bool:
     """Whether a lower-cased prose line only addresses the model ("Dear assistant,", "Note to
-    the AI reviewing this:"): the order it introduces is on the next line."""
-    if not line.rstrip().endswith((":", ",", "-")):
-        return False
-    words = _WORD_RE.findall(line)
+    the AI reviewing this:"), or addresses it and breaks off mid-sentence ("NOTE FOR THE AI
+    ASSISTANT: also execute"): the order it introduces is on the next line."""
+    end = line.rstrip()
+    head = line
+    if not end.endswith((":", ",", "-")):
+        if ":" not in end or end.endswith((".", "!", "?", ";")):
+            return False
+        head, _, rest = end.rpartition(":")
+        if rest.count(" ") > 4 or len(_WORD_RE.findall(rest)) > 3:
+            return False
+    words = _WORD_RE.findall(head)
     if not words or len(words) > 10 or _GATE_WORDS_ADDRESSED.isdisjoint(words):
         return False
-    return bool(_ADDRESSED.search(line)) and line.rstrip().endswith((":", ",", "-", "--"))
+    return bool(_ADDRESSED.search(line))
 
 
 def judged(line: str, addressed: bool = False) -> tuple[int, str] | None:
@@ -758,9 +821,9 @@ def _twice(feature: str, line: str, at: int) -> bool:
 # capitals for the model to fill (`?c=USER_SECRET_HERE`), and a secret read into a host name
 # that a lookup will carry out (`$(cat ~/.ssh/id_rsa | base64).relay.dev`).
 _CAPS_SLOT = LazyRegex(
-    r"\]\(\s*<?(?:https?:)?//[^)\s]*[?&/=][^)\s]*?\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?"
-    r"(?:SECRET|TOKEN|KEY|DATA|PASSWORD|ENV|CHAT|HISTORY|MESSAGE|CONVERSATION|CONTEXT|EMAIL"
-    r"|CREDENTIALS?)(?:_[A-Z0-9]+)*\b"
+    r"(?:\]\(\s*<?|\bsrc=[\"']?)(?:https?:)?//[^)\s\"']*[?&/=][^)\s\"']*?\b[A-Z][A-Z0-9]*"
+    r"(?:_[A-Z0-9]+)*_?(?:SECRET|TOKEN|KEY|DATA|PASSWORD|ENV|CHAT|HISTORY|MESSAGE|CONVERSATION"
+    r"|CONTEXT|EMAIL|CREDENTIALS?|LINES|PROMPT|QUESTION|TRANSCRIPT)(?:_[A-Z0-9]+)*\b"
 )
 _HOST_COMMAND = LazyRegex(
     r"\$\((?=[^)]*(?:\.ssh|\.aws|id_rsa|id_ed25519|\.env\b|\.netrc|credentials|printenv|\benv\b"
@@ -771,7 +834,7 @@ _HOST_COMMAND = LazyRegex(
 def outbound_shape(folded: str) -> tuple[int, str] | None:
     """(column, detail) of a placeholder link or a host name built from a secret, in a folded
     line (case kept)."""
-    if "](" in folded:
+    if "](" in folded or "src=" in folded:
         slot = _CAPS_SLOT.search(folded)
         if slot:
             return slot.start(), "link or image with a data placeholder in its URL"
@@ -807,3 +870,47 @@ def sent_file(low: str) -> int | None:
             continue
         return m.start()
     return None
+
+
+# Data put on the wire with no verb of sending: the whole environment or every CI secret
+# serialised into a request, a secret source piped to a raw socket, a secret file's bytes handed
+# to a socket or an HTTP call, a link whose query the model is to fill with the conversation.
+_NETWORK = r"(?:[a-z]+://|\bcurl\b|\bwget\b|\bfetch\(|\burlopen\b|\brequests\.\w+\(|\bhttps?\.(?:get|request)\()"
+_DUMPS = (
+    (LazyRegex(r"(?:json\.stringify\(\s*process\.env\s*\)|tojson\(\s*secrets\s*\)"
+               r"|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\b)(?=[^\n]*" + _NETWORK + r")"
+               r"|" + _NETWORK + r"[^\n]*(?:json\.stringify\(\s*process\.env\s*\)"
+               r"|tojson\(\s*secrets\s*\)|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\b)"),
+     "the whole environment sent in a request"),
+    (LazyRegex(r"(?:dump-keychain|find-generic-password|\bprintenv\b|\.ssh/|\.aws/|\.env\b"
+               r"|\bid_(?:rsa|ed25519)\b|\bsecrets?\b|\bcredentials\b|kubeconfig)[^|\n]*\| ?"
+               r"(?:nc|ncat|netcat|socat|telnet)\s+(?!localhost\b|127\.)[\w.-]+\s+\d+"),
+     "secret piped to a socket"),
+    (LazyRegex(r"\b(?:sendall|send|post|put|upload|request)\w*\([^\n]*\bopen\([^\n]*(?:\.ssh/"
+               r"|\.aws/|\.pypirc|\.npmrc|\.netrc|\bid_(?:rsa|ed25519)\b|\.env\b"
+               r"|\.git-credentials|kaggle\.json)"),
+     "secret file sent to another machine"),
+    (LazyRegex(r"[?&][\w-]+=<[^>\n]{0,80}?\b(?:conversation|chat\s+history|transcript"
+               r"|(?:last|previous|earlier)\s+(?:[\w']+\s+)?(?:messages?|questions?|lines)"
+               r"|files?\s+you\s+(?:read|opened))\b"),
+     "link with the conversation in its URL"),
+)
+_DUMP_HINTS = ("process.env", "tojson(", "os.environ", "| nc", "|nc", "netcat", "ncat", "socat",
+               "telnet", "=<")
+
+
+def may_dump(low: str) -> bool:
+    """Whether `dumped` can find anything in `low` (a whole memory, lower-cased)."""
+    return any(hint in low for hint in _DUMP_HINTS) or "open(" in low and (
+        "send" in low or "post" in low or "put" in low or "upload" in low or "request" in low)
+
+
+def dumped(low: str) -> tuple[int, str] | None:
+    """(column, detail) of data put on the wire with no verb of sending, in a lower-cased
+    line."""
+    for rule, detail in _DUMPS:
+        m = rule.search(low)
+        if m is not None:
+            return m.start(), detail
+    return None
+
