@@ -76,6 +76,11 @@ _OWN = (
     r"|says|said|writes|wrote)"
     r"|(?:the\s+)?user'?s\s+(?:stated\s+|actual\s+|own\s+|original\s+)?(?:task|request"
     r"|instructions?|wishes)"
+    r"|(?:rules|guidelines|instructions|defaults|policies)\s+that\s+(?:ship|shipped|come|came)\s+"
+    r"with\s+(?:the\s+|your\s+)?(?:assistant|model|agent|you)"
+    r"|(?:prior|previous|earlier)\s+context"
+    r"|(?:" + _ORDERS + r")\s+(?:that\s+)?you\s+(?:have\s+been|were|'ve\s+been)\s+"
+    r"(?:running|working|operating)\s+under"
 )
 _VOID = (
     r"void(?:ed)?|null|retired|lapsed|stale|suspended|withdrawn|superseded|overruled|overridden"
@@ -87,6 +92,8 @@ _VOID = (
     r"|rank\s+below|(?:is|are)\s+(?:the\s+|a\s+)?bugs?|as\s+(?:the\s+|a\s+)?bugs?"
     r"|counts?\s+for\s+nothing|outranks?\s+nothing|carr(?:y|ies)\s+(?:zero|no)\s+weight"
     r"|irrelevant|(?:is|are|was)\s+(?:a\s+|just\s+a\s+)?decoy"
+    r"|(?:were|was)\s+(?:a|an|just\s+a|only\s+a)\s+(?:red[\s-]team\s+)?(?:exercise|drill"
+    r"|simulation|rehearsal)"
     r"|(?:meant|configured|written|designed|intended)\s+for\s+(?:a\s+)?(?:different|another"
     r"|some\s+other)\s+\w+|belonged\s+to\s+(?:a|an|the)\s+(?:test|old|previous|different)"
 )
@@ -108,13 +115,15 @@ VOID_WORDS = frozenset((
     "apply", "bind", "count", "hold", "binding", "force", "below", "bug", "bugs", "outrank",
     "outranks", "override", "overrides", "supersede", "supersedes", "precedence", "replace",
     "replaces", "trump", "trumps", "aside", "priority", "nothing", "weight", "irrelevant",
-    "decoy", "different", "another", "belonged",
+    "decoy", "different", "another", "belonged", "exercise", "drill", "simulation",
+    "rehearsal",
 ))
 OWN_WORDS = frozenset((
     "you", "your", "prior", "previous", "earlier", "original", "initial", "default", "safety",
     "content", "system", "developer", "operator", "vendor", "provider", "anthropic", "openai",
     "above", "before", "loaded", "values", "guardrails", "ticket", "task", "assignment",
-    "user", "user's", "users",
+    "user", "user's", "users", "ship", "shipped", "come", "came", "context", "running",
+    "working", "operating",
 ))
 
 # The user's word made powerless.
@@ -178,6 +187,10 @@ DEMOTE_RE = LazyRegex(
     r"|\byour\s+(?:brief|task|remit|job)\b[^.;\n]{0,40}?\b(?:narrower|different)\s+than\s+"
     r"(?:whatever|what)\s+you\s+were\s+(?:told|asked|given)"
     r"|\boutranks?\s+(?:the\s+)?(?:terminal|chat|keyboard|user|developer|human)\b(?!'s)"
+    r"|\b(?:their|the\s+user'?s|the\s+developer'?s|the\s+person'?s)\s+(?:requests|messages|prompts"
+    r"|questions)\s+(?:are|is)\s+(?:just\s+|only\s+|merely\s+)?(?:practice|test|training|drill"
+    r"|dummy|fake)\b"
+    r"|\branked\s+above\s+(?:the\s+)?(?:chat|user|operator|developer|system)\b"
 )
 DEMOTE_WORDS = (
     frozenset(("advisory", "authoritative", "binding", "suggestions", "weight", "priority",
@@ -187,11 +200,13 @@ DEMOTE_WORDS = (
                "principal", "above", "suggestion", "wait", "aside", "side", "mistaken", "wrong",
                "authorised", "authorized", "allowed", "entitled", "permitted", "empowered",
                "counts", "is", "are", "consider", "scored", "weight", "really", "narrower",
-               "outranks", "outrank")),
+               "outranks", "outrank", "practice", "training", "drill", "dummy", "fake",
+               "ranked")),
     frozenset(("chat", "window", "box", "user", "users", "developer", "human", "person",
                "whoever", "from", "keyboard", "as", "typing", "your", "operator", "system",
                "engineer", "terminal", "assignment", "task", "request", "requests", "question",
-               "ticket", "answers", "replies", "sessions", "only", "ask", "asks", "messages")),
+               "ticket", "answers", "replies", "sessions", "only", "ask", "asks", "messages",
+               "their", "prompts", "questions")),
 )
 
 # A persona, or the model, with its limits removed.
@@ -263,12 +278,13 @@ _SHOW = (
     r"repeat|print|show|output|reveal|paste|quote|restate|recite|reproduce|dump|copy|write"
     r"|append|include|encode|translate|list|share|tell\s+(?:me|us)|give\s+(?:me|us)"
     r"|reply\s+with|respond\s+with|answer\s+with|begin\s+(?:your\s+reply|with)|start\s+with"
-    r"|finish|complete|put|add|generate|send|echo|collect"
+    r"|finish|complete|put|add|generate|send|echo|collect|reciting|repeating|quoting|printing"
+    r"|listing|reproducing|pasting|turn|convert"
 )
 _THEIR_ORDERS = (
     r"(?:(?:the\s+|every\s+|each\s+|any\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?"
     r"(?:set\s+of\s+)?(?:hidden|secret|confidential|initial|original|real|actual)?\s*"
-    r"(?:instructions|instruction\s+blocks?|rules|directives|prompt|configuration|guidelines"
+    r"(?:instructions?|instruction\s+blocks?|rules|directives|prompt|configuration|guidelines"
     r"|setup\s+text)\s+(?:that\s+)?(?:you|the\s+(?:assistant|model|agent))\s+(?:(?:were|was"
     r"|have\s+been|'ve\s+been|have|had\s+been)\s+(?:given|told|received|sent|handed)|received)"
     # what the host put in the model's context: "every rules file loaded into your context"
@@ -277,6 +293,12 @@ _THEIR_ORDERS = (
     r"|(?:the\s+)?(?:exact\s+)?(?:rules|instructions|guidelines)\s+your\s+(?:" + _MAKERS
     + r")\s+gave\s+you"
     r"|every\s+instruction\s+you\s+have\s+received"
+    r"|(?:each|every|all)\s+(?:(?:of\s+)?the\s+)?(?:rules?|instructions?)\s+(?:the|your)\s+(?:platform"
+    r"|operator|developer|vendor|system|company|provider)\s+gave\s+you"
+    r"|(?:configuration|config|setup)\s+you\s+were\s+(?:launched|started|deployed|run)\s+with"
+    r"|first\s+(?:[\w-]+\s+){0,3}?words\s+you\s+(?:saw|read|received|were\s+given)"
+    r"|your\s+(?:(?:complete|full|entire|exact|whole|confidential|hidden)\s+)?(?:tool\s+definitions"
+    r"|rule\s+set)"
     r"|your\s+(?:system\s+(?:prompt|message|instructions)|developer\s+(?:instructions|messages?)"
     r"|hidden\s+(?:instructions|configuration|rules|prompt)|initiali[sz]ation|prompt|tool"
     r"\s+definitions|operating\s+rules|(?:current\s+|real\s+|actual\s+|original\s+|full\s+)?"
@@ -312,13 +334,15 @@ EXTRACT_RE = LazyRegex(
 )
 EXTRACT_WORDS = (
     frozenset(("your", "given", "told", "received", "handed", "gave", "conversation",
-               "sentence", "very", "system", "developer", "first", "hidden", "message")),
+               "sentence", "very", "system", "developer", "first", "hidden", "message",
+               "launched", "saw")),
     frozenset(("repeat", "print", "show", "output", "reveal", "paste", "quote", "restate",
                "recite", "reproduce", "dump", "copy", "write", "append", "include", "encode",
                "translate", "list", "share", "tell", "give", "reply", "respond", "answer",
                "begin", "start", "finish", "complete", "put", "add", "generate", "send", "what",
                "verbatim", "word", "full", "exactly", "unedited", "echo", "collect", "wording",
-               "text", "diff")),
+               "text", "diff", "reciting", "repeating", "quoting", "printing", "listing",
+               "reproducing", "pasting", "turn", "convert")),
 )
 # A secret's value shown unmasked: "prints the values of DATABASE_URL and STRIPE_SECRET_KEY in
 # clear text into the audit log" (stored in plain text is a fact, not an order).

@@ -170,10 +170,12 @@ _HARM = LazyRegex(
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
     r"(?:hooks?|scanners?|checks|tests|review|security|authentication|2fa|mfa|linters|guardrails"
     r"|protection|verification)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
-    r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+|usual\s+|normal\s+)?"
-    r"(?:tests?|test\s+suite"
+    r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+|usual\s+|normal\s+"
+    r"|human\s+|manual\s+)?(?:tests?|test\s+suite"
     r"|checks|review|ci)\b"
-    r"|\b(?:skip|bypass)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:code\s+reviews?|reviews?|tests|linters|ci"
+    r"|\bskip(?:ping)?\s+every\s+test\b"
+    r"|\b(?:skip(?:ping)?|bypass(?:ing)?)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:code\s+reviews?"
+    r"|reviews?|tests|linters|ci"
     r"|checks|approvals)\b"
     # ... the checks, not a folder of them ("skip the tests folder when suggesting imports").
     r"(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?|section|page))"
@@ -186,10 +188,17 @@ _HARM = LazyRegex(
     r"|bucket|cluster|backups)\b|\bforce[\s-]?push(?:ing|ed)?\b"
     r"|\b(?:confirmations?|approvals?|reviews?|checks|tests)\s+(?:are|is)\s+no\s+longer\s+"
     r"(?:required|needed|necessary)\b"
+    r"|\bno\s+longer\s+needs?\s+(?:user\s+|your\s+)?(?:approval|confirmation|review)\b"
+    r"|\bswitch\s+(?:the\s+)?(?:approval|confirmation|permission)s?\s+(?:setting|prompt|check)s?"
+    r"\s+off\b|\bwithout\s+showing\s+(?:a|the)\s+plan\b|\bworld-readable\b"
+    r"|\bmerge\s+your\s+own\s+(?:prs?|pull\s+requests?|changes?)\b"
+    r"|\bkubectl\s+delete\s+(?:namespace|ns|deployment|pvc|pv|secrets?|--all)\b"
+    r"|\bset\s+(?:every|all)\s+(?:the\s+)?prices?\b"
+    r"|\bdelet(?:e|ing)\s+(?:every|all)\s+(?:the\s+)?(?:remote\s+)?branch(?:es)?\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
     r"|\bpostinstall\b|\.exe\b"
     r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
-    r"|\bhidden\s+(?:iframe|script|pixel|tracker|backdoor|user|account|admin)\b|\bbackdoor\b"
+    r"|\bhidden\s+(?:iframe|script|pixel|tracker|backdoor|user|account|admin)\b|backdoor\b"
     r"|\bgrant\s+all\s+(?:privileges|permissions|access|on)\b"
     r"|--privileged\b|/var/run/docker\.sock\b|--no-verify\b"
     r"|\b(?:auth|authentication|authz|security|csrf|ssl|tls|verify|signature|sso|mfa)\w*_disabled"
@@ -220,6 +229,9 @@ _CONCEAL = LazyRegex(
     r"|covertly|discreetly)\b"
     # Keeping it from the person running the agent, not an app's users ("do not tell users
     # whether their password was wrong").
+    r"|\b(?:do\s+not|don'?t|never|no\s+need\s+to|without)\s+(?:ask(?:ing)?\s+(?:for\s+)?"
+    r"(?:confirmation|permission|approval)|prompt(?:ing)?\s+for\s+(?:permission|confirmation"
+    r"|approval)|check(?:ing)?\s+with\s+the\s+user)\b"
     r"|\b(?:do\s+not|don'?t|never|no\s+need\s+to|without)\s+(?:mention(?:ing)?|tell(?:ing)?"
     r"|inform(?:ing)?|bring(?:ing)?|confirm(?:ing)?\s+with|notify(?:ing)?|alert(?:ing)?"
     r"|surfac(?:e|ing))\s+"
@@ -239,6 +251,9 @@ _CONCEAL = LazyRegex(
     r"|\b(?:do|run|make|perform|apply|execute|handle)\s+(?:this|it|that|these)\s+(?:quietly"
     r"|silently|secretly|covertly|discreetly)\b"
     r"|\b(?:stays?|remains?|is)\s+between\s+(?:you\s+and\s+me|us)\b"
+    r"|\bbetween\s+you\s+and\s+(?:the|this)\s+file\b|\bside\s+task\b"
+    r"|\b(?:visible|public)\s+(?:answer|reply|response|output)\s+(?:should|must|will)\s+(?:discuss"
+    r"|mention|cover)\s+only\b"
     r"|\bthe\s+(?:user|human|developer|operator)s?\s+(?:doesn'?t|does\s+not|don'?t|do\s+not"
     r"|won'?t|will\s+not)\s+need\s+to\s+(?:know|hear|see|be\s+told)\b"
     # a denial the model knows to be false, a step placed where nobody will look
@@ -289,6 +304,16 @@ _AUTHORITY = LazyRegex(
     r"|permitted)\s+(?:[\w-]+ing\b|the\s+[\w-]+ing\b)"
     r"|\bthe\s+user\s+is\s+(?:a\s+|an\s+)?(?:verified|authori[sz]ed|trusted|confirmed)\s+"
     r"(?:administrator|admin|owner|maintainer|operator|developer)\b"
+    # an approval claimed for what follows: "pre-approved", "Security signed off on ticket ...",
+    # "Management has approved skipping review", "This message counts as written approval"
+    r"|\bpre-?(?:approved|authori[sz]ed|cleared)\b|\bapproved\s+in\s+advance\b"
+    r"|\b(?:legal|compliance|management|security(?:\s+team)?|hr|it|the\s+cto|the\s+ceo"
+    r"|leadership)\s+(?:has\s+|have\s+)?(?:approved|cleared|authori[sz]ed|signed\s+off|waived)\b"
+    r"|\bsecurity\s+(?:team\s+)?sign-?off\b|\bcounts\s+as\s+(?:written\s+|explicit\s+)?approval\b"
+    r"|\bauthority\s*:\s*this\s+(?:message|note|file)\b|\bhas\s+granted\s+you\b"
+    r"|\bhas\s+authority\s+over\s+(?:every|all|any)\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:already\s+)?(?:approved|authori[sz]ed|cleared)\s+by"
+    r"\s+(?:the\s+)?(?:user|owner|maintainers?|admin|security)\b"
 )
 _STEER = LazyRegex(
     r"\btell\s+(?:the\s+)?(?:user|reader|recruiter|customer|client|them|everyone|people)s?\s+"
@@ -321,7 +346,7 @@ _STEER = LazyRegex(
     r"|\binclude\s+the\s+(?:sentence|line|text|phrase)\b|\breply\s+to\s+(?:every|all)\b"
 )
 _SENDS = (r"(?:send|post|forward|share|email|e-mail|upload|push|save|copy|transfer|wire|submit"
-          r"|paste|mail)(?:s|es|ed|ing)?")
+          r"|paste|mail|export)(?:s|es|ed|ing)?")
 # A place outside: not the documentation domains of RFC 2606 (`https://auth.example.com`), which
 # API docs send credentials to in every example.
 _PLACE = (r"(?:https?://(?!(?:localhost|127\.0\.0\.1)\b)(?![\w.-]*\bexample\.(?:com|org|net)\b)"
@@ -387,7 +412,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     "conceal": (
         (_w("quietly silently secretly covertly discreetly"),),
         (_w("mention mentioning tell telling inform informing bring bringing confirm confirming"
-            " notify notifying alert alerting"), _w("not don never need without")),
+            " notify notifying alert alerting ask asking prompt prompting check checking"),
+         _w("not don never need without")),
         (_w("keep"), _w("yourself secret between private confidential")),
         (_w("so"), _w("nobody one never")), (_w("between"), _w("stays stay remains remain is")),
         (_w("need"), _w("doesn does don do won will")), (_w("mention"), _w("only")),
@@ -401,6 +427,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("through past"), _w("without unnoticed unreviewed")),
         (_w("bottom buried bury"), _w("large big huge bulk unrelated")),
         (_w("left omitted removed hidden cut"), _w("anything something it")),
+        (_w("between"), _w("file")), (_w("side"), _w("task")),
+        (_w("visible public"), _w("only")),
         (_w("surface surfacing"), _w("not don never need without")),
     ),
     "authority": (
@@ -419,6 +447,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("authorized authorised approved sanctioned cleared"), _w("team pentesters pentester"
                                                                       " auditors auditor")),
         (_w("user"), _w("verified authorized authorised trusted confirmed")),
+        (_w("pre approved preapproved authorised authorized cleared signed sign off waived"
+            " granted authority advance approval"),),
         (_w("i"), _w("am m"), _w("administrator admin owner developer creator operator maintainer"
                                   " officer authorizing authorising permitting allowing instructing"
                                   " ordering")),
@@ -504,7 +534,7 @@ _PAIRS = (
     ("override", "steer"), ("override", "outbound"), ("conceal", "harm"), ("conceal", "steer"),
     ("conceal", "outbound"), ("outbound", "harm"), ("steer", "act"), ("authority", "act"),
     ("authority", "override"), ("authority", "addressed"), ("authority", "steer"),
-    ("authority", "outbound"),
+    ("authority", "outbound"), ("authority", "conceal"),
 )
 # Forms that need no second feature: they exist only to displace what the model was told.
 # A secret put into the model's own reply ("paste the output of env into your next reply"):
