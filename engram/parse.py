@@ -31,12 +31,12 @@ from engram.model import (
 from engram.safety import KINDS as SAFETY_KINDS
 from engram.sections import HEADING as _HEADING
 from engram.sections import HIDDEN_TITLES as HIDDEN_TITLES  # re-exported: part of parse's API
-from engram.sections import LINE_BREAK as _LINE_BREAK
 from engram.sections import closes_fence as _closes_fence
 from engram.sections import opens_fence as _opens_fence
 from engram.sections import rendered_lines as rendered_lines  # re-exported
 from engram.sections import sections as _sections
 from engram.sections import split_frontmatter as _split_frontmatter
+from engram.sections import split_lines as _split_lines
 from engram.sections import trim_blank as _trim_blank
 
 # A memory is a note for an agent; anything larger is a document and would swamp a context pack.
@@ -79,7 +79,7 @@ def parse_memory(
     text = _decode(raw, report)
     if text is None:
         return None, report.problems
-    lines = _LINE_BREAK.split(text)
+    lines = _split_lines(text)
     closing = _split_frontmatter(lines)
     if closing is None:
         report.error(1, "frontmatter", "no frontmatter: the file must start with a '---' line")
@@ -201,7 +201,7 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
         for key_node, value_node in node.value:
             line = line_of(key_node.start_mark)
             try:
-                key = loader.construct_object(key_node, deep=True)
+                key = _construct(loader, key_node)
             except (yaml.YAMLError, ValueError, TypeError, RecursionError):
                 key = None
             name = key if isinstance(key, str) else None
@@ -215,7 +215,7 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
                 report.error(line, _shown_key(name), f"duplicate key (first on line {first})")
                 continue
             try:
-                value = loader.construct_object(value_node, deep=True)
+                value = _construct(loader, value_node)
             except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as exc:
                 if isinstance(value_node, yaml.ScalarNode) and isinstance(exc, ValueError):
                     # PyYAML raises a bare ValueError for impossible dates such as 2027-02-30.
@@ -233,6 +233,22 @@ def _load_frontmatter(source: str, report: _Report) -> _Fields | None:
         return fields
     finally:
         loader.dispose()
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+def _construct(loader: Any, node: Any) -> Any:
+    """`loader.construct_object(node, deep=True)`: text and lists of text, most of any
+    frontmatter, are read straight off the nodes (the value the safe constructor gives them),
+    without its per-node machinery (a first index reads every file's frontmatter)."""
+    if node.tag == _STR_TAG and node.id == "scalar":
+        return node.value
+    if node.tag == _SEQ_TAG and node.id == "sequence" and all(
+            item.tag == _STR_TAG and item.id == "scalar" for item in node.value):
+        return [item.value for item in node.value]
+    return loader.construct_object(node, deep=True)
 
 
 _QUOTE_STARTS = tuple("*&!@`%{|>")

@@ -14,6 +14,7 @@ DELIMITER = re.compile(r"---[ \t]*")
 CLOSING = re.compile(r"(?:---|\.\.\.)[ \t]*")
 HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
+_MARKS = frozenset("`~#")  # what a fence or a heading starts with, after its indent
 
 
 def split_frontmatter(lines: list[str]) -> int | None:
@@ -26,9 +27,15 @@ def split_frontmatter(lines: list[str]) -> int | None:
     return -1
 
 
+def split_lines(text: str) -> list[str]:
+    """The text's lines, split at LINE_BREAK: text without a carriage return (most files) is
+    split by `str.split`, several times faster than the pattern and the same lines."""
+    return LINE_BREAK.split(text) if "\r" in text else text.split("\n")
+
+
 def rendered_lines(raw_text: str) -> list[tuple[int, str]]:
     """The rendered body as (1-based file line, text) pairs: no frontmatter, no hidden sections."""
-    lines = LINE_BREAK.split(raw_text.removeprefix("\ufeff"))
+    lines = split_lines(raw_text.removeprefix("\ufeff"))
     closing = split_frontmatter(lines)
     if closing is None:
         start = 0
@@ -60,10 +67,14 @@ def sections(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str, str]]:
     hidden: list[tuple[int, str]] = []  # open hidden sections, outermost first: (level, title)
     fence: str | None = None
     for number, text in lines:
+        # Only a line whose first mark is one of these can be a fence or a heading: most lines
+        # are prose, and a character test is far cheaper than a failed match.
+        marked = text.lstrip(" \t")[:1] in _MARKS
         if fence is not None:
-            if closes_fence(fence, text):
+            if marked and closes_fence(fence, text):
                 fence = None
-        elif (fence := opens_fence(text)) is None and (heading := HEADING.fullmatch(text)):
+        elif marked and (fence := opens_fence(text)) is None \
+                and (heading := HEADING.fullmatch(text)):
             level = len(heading.group(1))
             title = (heading.group(2) or "").strip().lower()
             while hidden and hidden[-1][0] >= level:

@@ -11,6 +11,9 @@ import re
 from collections.abc import Callable, Sequence
 
 _COMPOUND = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
+# The same chunks in ASCII text, where [^\W_] is these ranges: a class of ranges is a third
+# cheaper to test than a Unicode category, and a first index tokenizes every body.
+_ASCII_COMPOUND = re.compile(r"[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*")
 # Identifier parts: a plural acronym (URLs), an acronym before a word (HTTPServer), a word, a
 # number, or letters outside A-Z.
 _CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z0-9]+"
@@ -33,6 +36,9 @@ _SPLIT = re.compile(r"[-_]")
 # back by hand: a first index tokenizes every body, and a pattern that tried each word as a
 # library name cost more than the tokenizing itself.
 _JOIN_HINTS = (".js", ".JS", ".Js", ".net", ".NET", ".Net", "c#", "C#", "f#", "F#", "c++", "C++")
+# The hints by the mark each holds: text without the mark (most ids, tags and phrases have no
+# dot) is not searched for its hints.
+_HINTS_BY_MARK = tuple((mark, tuple(h for h in _JOIN_HINTS if mark in h)) for mark in ".#+")
 
 
 def _word_start(text: str, at: int) -> bool:
@@ -62,14 +68,18 @@ def with_joined(text: str) -> str:
     """The text with each dotted, hashed or plussed technology name followed by its joined
     spelling ("Next.js" -> "Next.js nextjs"), for `words` and `tokens` to split as usual."""
     marks: list[tuple[int, int, str]] = []
-    for hint in _JOIN_HINTS:
-        at = text.find(hint)
-        while at >= 0:
-            end = at + len(hint)
-            # A dotted mark ends a word (".json" is no ".js"); a hash or pluses may run on.
-            if hint[0] != "." or end == len(text) or not (text[end].isalnum() or text[end] == "_"):
-                marks.append((at, end, hint.lower()))
-            at = text.find(hint, end)
+    for mark, hints in _HINTS_BY_MARK:
+        if mark not in text:
+            continue
+        for hint in hints:
+            at = text.find(hint)
+            while at >= 0:
+                end = at + len(hint)
+                after = text[end:end + 1]
+                # A dotted mark ends a word (".json" is no ".js"); a hash or pluses may run on.
+                if hint[0] != "." or not (after.isalnum() or after == "_"):
+                    marks.append((at, end, hint.lower()))
+                at = text.find(hint, end)
     if not marks:
         return text
     parts: list[str] = []
@@ -202,7 +212,8 @@ def tokens(text: str) -> list[str]:
     extend = out.extend
     # Most chunks of any text were seen before: one look-up gives their split, lowered stems.
     known = _chunk_stems.get
-    for chunk in _COMPOUND.findall(with_joined(text)):
+    joined = with_joined(text)
+    for chunk in (_ASCII_COMPOUND if joined.isascii() else _COMPOUND).findall(joined):
         extend(known(chunk) or _stems_of_chunk(chunk))
     return out
 

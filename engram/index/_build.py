@@ -96,8 +96,8 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int,
     from concurrent.futures.process import BrokenProcessPool
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    size = max(JOB_FILES[0], min(JOB_FILES[1], len(stats) // (workers * 4)))
-    jobs = (make_job(stats[i:i + size], first_key + i) for i in range(0, len(stats), size))
+    jobs = (make_job(stats[start:end], first_key + start)
+            for start, end in job_bounds(len(stats), workers))
     handed = 0
     try:
         with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
@@ -116,6 +116,19 @@ def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int,
         # No worker processes here (a sandbox without semaphores, a killed worker): the rest
         # is parsed in this process, so indexing is slower but never fails for it.
         yield _prepare_files(make_job(stats[handed:], first_key + handed))
+
+
+def job_bounds(count: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each job over `count` files: a quarter of a worker's share each, then,
+    once fewer files are left than two such jobs per worker, half a worker's share of what is
+    left (JOB_FILES bounding both). The last jobs are small, so the workers finish together:
+    the writer never waits on one worker's large last job while the other core idles."""
+    size = max(JOB_FILES[0], min(JOB_FILES[1], count // (workers * 4)))
+    start = 0
+    while start < count:
+        end = start + max(JOB_FILES[0], min(size, (count - start) // (workers * 2)))
+        yield start, min(end, count)
+        start = end
 
 
 def _start_worker() -> None:

@@ -165,16 +165,34 @@ def _globs_json(applies_to: tuple[str, ...]) -> str:
     return json.dumps(compile_globs(applies_to)) if applies_to else "[]"
 
 
-def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
-    """The memory prepared, with its (term, packed per-field counts) postings in first-seen
-    order, packed field lengths and default-weighted length (what BM25 reads directly)."""
-    per_field = field_texts(memory)
-    packed: dict[str, int] = {}
+_BODY = FIELDS.index("body")
+
+
+def _packed_counts(per_field: dict[str, list[str]]) -> dict[str, int]:
+    """term -> its count in each field, packed (`unpack_counts`)."""
+    # The body holds most of a memory's terms: its counts are packed first, in C (Counter
+    # counts, `map` shifts; a first index does this for every memory), and the few terms of
+    # the short fields are or-ed in after.
+    body = Counter(per_field["body"])
+    shift = _BODY * _BITS
+    if body and max(body.values()) > _CAP:  # a capped count never carries into the next field
+        packed = {term: min(count, _CAP) << shift for term, count in body.items()}
+    else:
+        packed = dict(zip(body, map((1 << shift).__mul__, body.values()), strict=True))
     for i, name in enumerate(FIELDS):
+        if i == _BODY:
+            continue
         shift = i * _BITS
-        # Counter counts in C; a capped count never carries into the next field's bits.
         for term, count in Counter(per_field[name]).items():
             packed[term] = packed.get(term, 0) | (min(count, _CAP) << shift)
+    return packed
+
+
+def prepare(memory: Memory) -> tuple[Prepared, list[tuple[str, int]], int, float]:
+    """The memory prepared, with its (term, packed per-field counts) postings (body terms
+    first), packed field lengths and default-weighted length (what BM25 reads directly)."""
+    per_field = field_texts(memory)
+    packed = _packed_counts(per_field)
     lengths = [len(per_field[name]) for name in FIELDS]
     dl = sum(n * w for n, (_, w) in zip(lengths, DEFAULT_FIELD_WEIGHTS, strict=False))
     signature = body_signature(memory.indexed_body)

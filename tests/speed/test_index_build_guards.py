@@ -141,8 +141,19 @@ def test_parallel_cold_index_equals_sequential(tmp_path: Path,
     monkeypatch.setattr(_build, "PARALLEL_MIN", 10_000)
     sequential = index_rows(roots[0])
     monkeypatch.setattr(_build, "PARALLEL_MIN", 1)
-    monkeypatch.setattr(_build, "JOB_FILES", (7, 7))  # nine jobs, several in flight
+    monkeypatch.setattr(_build, "JOB_FILES", (3, 7))  # jobs of 7, then of 3: several in flight
     assert index_rows(roots[1]) == sequential
+
+
+@pytest.mark.parametrize("count", [400, 1_000, 10_000, 100_000])
+def test_jobs_take_the_files_in_order_and_the_last_ones_are_small(count: int) -> None:
+    bounds = list(_build.job_bounds(count, 2))
+    assert bounds[0][0] == 0 and bounds[-1][1] == count
+    assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False))
+    sizes = [end - start for start, end in bounds]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] <= _build.JOB_FILES[1]
+    # a worker's last job is short: the other does not wait long for it with a core idle
+    assert max(sizes[-3:]) <= _build.JOB_FILES[0]
 
 
 _PARENT = os.getpid()
