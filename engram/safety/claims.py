@@ -127,12 +127,13 @@ OWN_WORDS = frozenset((
 ))
 
 # The user's word made powerless.
+_USER_NAMES = r"user|developer|human|person\s+at\s+the\s+keyboard"
 _USER = (
-    r"(?:the\s+)?(?:user|developer|human|person\s+(?:at\s+the\s+keyboard|you\s+are\s+(?:talking"
-    r"\s+to|helping))|whoever\s+is\s+using\s+(?:you|the\s+agent))(?:'s)?"
+    r"(?:the\s+)?(?:" + _USER_NAMES + r"|person\s+you\s+are\s+(?:talking\s+to|helping)"
+    r"|whoever\s+is\s+using\s+(?:you|the\s+agent))(?:'s)?"
 )
 # Who asks, in the words of a claim that the asking does not count.
-_ASKER = (r"(?:the\s+)?(?:user|human|developer|engineer|person\s+(?:at\s+the\s+keyboard|typing))")
+_ASKER = r"(?:the\s+)?(?:" + _USER_NAMES + r"|engineer|person\s+typing)"
 DEMOTE_RE = LazyRegex(
     r"\b(?:chat|chat\s+window|chat\s+box|prompt\s+box)\b" + _C + r"{0,30}?\b(?:is|are)\s+"
     r"(?:only\s+)?(?:advisory|not\s+(?:authoritative|binding)|non-binding|suggestions)\b"

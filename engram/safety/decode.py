@@ -53,6 +53,8 @@ _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm
 _ROT13_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "NOPQRSTUVWXYZABCDEFGHIJKLM")
 _REVERSED_WORDS = frozenset(word[::-1] for word in _COMMON)
 _ROTATED_WORDS = frozenset(word.translate(_ROT13) for word in _COMMON)
+_COMMON_WORDS = frozenset(_COMMON)
+_TELLTALES = ("the", "and", "you", "to")  # the commonest of them, for a line read as plain text
 _TOKEN = LazyRegex(r"[a-z]+")
 _HEX_PAIRS = LazyRegex(r"(?:[0-9a-fA-F]{2}[ :]){11,}[0-9a-fA-F]{2}(?![0-9a-fA-F])")
 # Character codes in decimal (`String.fromCharCode(99,117,...)`, "105 103 110 ..."): eight or
@@ -168,15 +170,12 @@ def readable(line: str, gates: frozenset[str]) -> str | None:
         text = _unleet(text)
     if "rot13" in gates and _written_as(text, _ROTATED_WORDS, ("gur", "naq", "lbh", "bs")):
         text = text.translate(_ROT13).translate(_ROT13_UPPER)
-    if "rot47" in gates and _written_as(text.translate(_ROT47), _COMMON_WORDS, _TELLTALES):
-        text = text.translate(_ROT47)
-    if "atbash" in gates and _written_as(text.translate(_ATBASH), _COMMON_WORDS, _TELLTALES):
-        text = text.translate(_ATBASH)
+    for cipher, table in (("rot47", _ROT47), ("atbash", _ATBASH)):
+        if cipher in gates:
+            plain = text.translate(table)
+            if _written_as(plain, _COMMON_WORDS, _TELLTALES):
+                text = plain
     return None if text == line else text
-
-
-_COMMON_WORDS = frozenset(_COMMON)
-_TELLTALES = ("the", "and", "you", "to")
 
 
 # Cheap first tests for the gates (each starts with a literal or a character class, which the
@@ -327,4 +326,3 @@ def obey_decoded(low: str) -> int | None:
     """Where a line asks for a disguised order to be read and obeyed, or None."""
     m = _OBEY_DECODED.search(low)
     return None if m is None else m.start()
-

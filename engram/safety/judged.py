@@ -905,12 +905,13 @@ def sent_file(low: str) -> int | None:
 # Data put on the wire with no verb of sending: the whole environment or every CI secret
 # serialised into a request, a secret source piped to a raw socket, a secret file's bytes handed
 # to a socket or an HTTP call, a link whose query the model is to fill with the conversation.
-_NETWORK = r"(?:[a-z]+://|\bcurl\b|\bwget\b|\bfetch\(|\burlopen\b|\brequests\.\w+\(|\bhttps?\.(?:get|request)\()"
+_NETWORK = (r"(?:[a-z]+://|\bcurl\b|\bwget\b|\bfetch\(|\burlopen\b|\brequests\.\w+\("
+            r"|\bhttps?\.(?:get|request)\()")
+_WHOLE_ENVIRONMENT = (r"(?:json\.stringify\(\s*process\.env\s*\)|tojson\(\s*secrets\s*\)"
+                      r"|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\b)")
 _DUMPS = (
-    (LazyRegex(r"(?:json\.stringify\(\s*process\.env\s*\)|tojson\(\s*secrets\s*\)"
-               r"|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\b)(?=[^\n]*" + _NETWORK + r")"
-               r"|" + _NETWORK + r"[^\n]*(?:json\.stringify\(\s*process\.env\s*\)"
-               r"|tojson\(\s*secrets\s*\)|json\.dumps\(\s*(?:dict\(\s*)?os\.environ\b)"),
+    (LazyRegex(_WHOLE_ENVIRONMENT + r"(?=[^\n]*" + _NETWORK + r")|" + _NETWORK + r"[^\n]*"
+               + _WHOLE_ENVIRONMENT),
      "the whole environment sent in a request"),
     (LazyRegex(r"(?:dump-keychain|find-generic-password|\bprintenv\b|\.ssh/|\.aws/|\.env\b"
                r"|\bid_(?:rsa|ed25519)\b|\bsecrets?\b|\bcredentials\b|kubeconfig)[^|\n]*\| ?"
