@@ -1250,6 +1250,15 @@ def _quoted_prompt(low: str) -> bool:
     return not _injects(_MARKUP_RE.sub(" ", _PROMPT_SPAN_RE.sub(" ", low)))
 
 
+# A reviewer told to leave out what the line itself judges no finding: "This is 2 queries, not
+# N+1 - don't report it", "that's style, not performance. Don't report it." (a code-review
+# skill). A copula, then "not" and a kind of problem (no participle: "it is installed, not
+# logged. Don't report it." hides a deed), then the order not to report it.
+_NON_FINDING_RE = LazyRegex(
+    r"\b(?:is|are|was|were|that'?s|it'?s|this'?s)\s[^.!?;]*\bnot\s+(?:an?\s+)?"
+    r"(?![\w+-]*(?:ed|en)\b)[\w+/-]+\s*[-\u2013\u2014.:,]\s*(?:so\s+)?(?:do\s+not|don'?t)"
+    r"\s+report\s+(?:it|this|that|them)\b[\s.!]*$")
+
 # Inline code and double quotes (an apostrophe in "bot's" opens no quote).
 _PROMPT_SPAN_RE = LazyRegex(r'`[^`]+`|"[^"]+"|\u201c[^\u201d]+\u201d')
 # A tag alone in inline code: its name, in prose about it.
@@ -1427,7 +1436,7 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if injection and _discussed(index, low, prose[index], fences[index]):
             injection = []
         if injection and all(detail == "hide from the user" for _, detail in injection) \
-                and _quoted_prompt(low[index]):
+                and (_quoted_prompt(low[index]) or _NON_FINDING_RE.search(low[index])):
             injection = []
         hidden = hidden_text(low[index])
         if hidden is not None:
