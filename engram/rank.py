@@ -527,7 +527,7 @@ class Scoring:
             scored, pools, all_groups = judge(False)
         lazy = need is not None
         names = route.Names(anchors, specific,
-                            _sole_id(evidence, familiar) if strict else None)
+                            _sole_id(evidence, familiar) if strict else None, rare)
         if off_topic:
             _exclude_off_topic(scopes, scored, names)
         fetched = fetch_history(ctx)
@@ -1055,7 +1055,8 @@ def _exclude_off_topic(scopes: Scopes, scored: list[Scored], names: route.Names)
     # records.
     kept = [index.names([s.key for s in named if s.scope_rank == scope_rank])
             for scope_rank, index in enumerate(scopes.indexes)]
-    exempt = {id(s) for s in named if names.holds_a_name_of(kept[s.scope_rank][s.key])}
+    exempt = {id(s) for s in named if names.holds_a_name_of(kept[s.scope_rank][s.key])
+              or names.holds_a_word_name_of(kept[s.scope_rank][s.key], s.evidence)}
     exempt.update(id(s) for s in live if s.evidence.quoted or s.evidence.whole_name)
     for item in live:
         if id(item) not in exempt:

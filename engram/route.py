@@ -348,6 +348,7 @@ _WHY = re.compile(r",\s*(?:which|who|because|since|as|so|where|unless|except)\b"
 
 # What a memory says it is about: its names and its one-line descriptions, not its body.
 _DESCRIBING_FIELDS = frozenset({"id", "tags", "triggers", "summary", "directive"})
+_TEXT_FIELDS = frozenset({"summary", "directive", "body"})
 
 
 def described(ev: Evidence) -> set[str]:
@@ -382,7 +383,9 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
         # (money flows, auth, production migrations)" is said of a production migration.
         listed = _EXAMPLES.match(clause, len(what)) if parts else None
         if listed is not None:
-            parts += _ALTERNATIVES.split(listed.group(1))
+            # A path or code in it restates what it follows ("the Pages Router (`/pages`)"):
+            # "pages" alone is no task the memory excludes.
+            parts += [p for p in _ALTERNATIVES.split(listed.group(1)) if not _CODE.search(p)]
         for part in [what, *(parts if len(parts) > 1 else [])]:
             # What the clause itself denies ("work with no continuation"): a prompt that says
             # it plainly ("continue this work in a fresh session") is the opposite of the clause.
@@ -411,6 +414,9 @@ _EXAMPLES = re.compile(r"\s*\((?!\s*(?:use|see|try|prefer|go|pick|run|defer)\b)"
                        r"(?:e\.g\.,?\s*|for\s+example,?\s*|such\s+as\s+)?([^()]+)\)",
                        re.IGNORECASE)
 
+
+# Inline code or a path among a parenthesis's examples.
+_CODE = re.compile(r"[`/\\]")
 
 # Alternatives in what a clause excludes: "X or Y", "X, Y, or Z".
 _ALTERNATIVES = re.compile(r"\s*,\s*(?:or\s+|and\s+)?|\s+or\s+", re.IGNORECASE)
@@ -770,8 +776,10 @@ class Names:
     phrases across thousands of memories, and a broad query tests every candidate's names."""
 
     def __init__(self, query: Sequence[str], specific: Callable[[str], bool],
-                 sole_id: Callable[[str], bool] | None = None) -> None:
+                 sole_id: Callable[[str], bool] | None = None,
+                 rare: Callable[[str], bool] | None = None) -> None:
         self._query = query
+        self._rare = rare
         self._words = _spoken(query)
         self._short = content_words(query) <= NAME_MAX_WORDS
         self._specific = specific
@@ -790,6 +798,21 @@ class Names:
         that order (the index keeps them: `ScopeIndex.names`)."""
         return any(self._judge(words) != _NOT_HELD for words in names) \
             or self._names_by_id(names[0])
+
+    def holds_a_word_name_of(self, names: Sequence[tuple[str, ...]], ev: Evidence) -> bool:
+        """The prompt, however long, holds a name of one word the memory has (its id, a tag, a
+        trigger phrase) that is `rare` (SPECIFIC_MIN memories hold it at most): "stripe" in a
+        13-word task about a billing form. In ranking, a long prompt's one word is an aside
+        (`_judge`), and so is a word several memories hold ("performant" and a `performance`
+        tag, "schema" in a description of GraphQL servers); a rare one is still the memory's
+        own name said, which the zero-match rule never withholds, when the memory's text
+        uses it too (`ev`): a tag its text never says ("performance" on a caching rule) is a
+        label, not what the memory is about."""
+        rare = self._rare
+        return rare is not None and any(
+            len(words) == 1 and words[0] in self._query and words[0] not in EVERYDAY
+            and rare(words[0]) and not _TEXT_FIELDS.isdisjoint(ev.fields.get(words[0], ()))
+            for words in names)
 
     def _names_by_id(self, words: tuple[str, ...]) -> bool:
         """A long description names the memory whose id is one word it holds, when no more than

@@ -1324,3 +1324,61 @@ def test_a_second_request_met_by_one_word_takes_no_place(workspace: Path) -> Non
               "double-check the version number, please")
     assert body_ids(ok(load(workspace, prompt, "--limit", "2"))) == ["react-signup",
                                                                    "react-forms"]
+
+
+# -- found by a sixth blind set of public rules and typed prompts --------------------------------
+APP_ROUTER_BODY = ("# App Router\n"
+                   "**Purpose:** Server-first rendering and data fetching in Next.js.\n\n"
+                   "**Applies when:** Layouts, server actions, data fetching, streaming.\n"
+                   "**Do not use when:** Working in the Pages Router (`/pages`) or outside "
+                   "Next.js.\n\n"
+                   "## Rules\n"
+                   "- Fetch in server components; add a client component only for a button or "
+                   "other interactivity.\n"
+                   "- Mutate through server actions and revalidate the page data after.\n")
+
+
+def test_a_path_in_an_exclusion_s_parenthesis_is_not_an_example_of_it(workspace: Path) -> None:
+    # "(`/pages`)" restates the Pages Router; "page" alone is in most web tasks. The clause
+    # still excludes a task about the Pages Router itself.
+    root = workspace / ".engram"
+    put(root, "app.md", mem("nextjs-app-router", "skill", tags=["nextjs", "server"],
+                            body=APP_ROUTER_BODY))
+    put(root, "css.md", mem("css-modules", tags=["css"], body="One module per component."))
+    query = ("add a 'mark as paid' button on the InvoiceDetail page. should go through a server "
+             "action and refresh the page data after")
+    assert pack_ids(workspace, query)[:1] == ["nextjs-app-router"]
+    _, rows = dry(workspace, "move the pricing page off the pages router")
+    assert rows["nextjs-app-router"]["status"] == "excluded: negated"
+
+
+STRIPE_BODY = ("- Use the `@stripe/stripe-js` package for client-side Stripe integration.\n"
+               "- Collect card details with Stripe Elements; never let raw card input reach "
+               "your server.\n")
+
+
+def test_a_rare_tag_said_in_a_long_task_is_never_withheld_as_zero_match(
+        workspace: Path) -> None:
+    # Thirteen content words make a long prompt, where one word of it is an aside in ranking;
+    # "stripe" is still this rule's own name, and its text says it.
+    root = workspace / ".engram"
+    put(root, "stripe.md", mem("stripe-best-practices", tags=["stripe", "payments"],
+                               body=STRIPE_BODY))
+    put(root, "cache.md", mem("caching", tags=["caching", "performance"],
+                              body="Cache reads in Redis with a TTL and an owner."))
+    # The task's other words are in other memories too: no word but "stripe" is this rule's own.
+    put(root, "forms.md", mem("form-fields", tags=["forms"],
+                              body="Each input element validates on blur; a card number input "
+                                   "masks its digits."))
+    put(root, "ui.md", mem("ui-kit", tags=["components"],
+                           body="Use the kit's Card and Input; never style a raw element."))
+    for n in range(4):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Release note {n}."))
+    task = ("hook up the billing settings form: plan picker, card input via stripe elements, and "
+            "validate the VAT id")
+    assert "stripe-best-practices" in pack_ids(workspace, task)
+    # A tag the memory's text never says is a label, not its topic: a long description of
+    # something else that says "performant" keeps the pack empty.
+    assert ok(load(workspace, "Comprehensive best practices for using Polars DataFrames: lazy "
+                              "evaluation, expressions, and performant joins in Python data "
+                              "workflows.")) == EMPTY
