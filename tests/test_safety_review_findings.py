@@ -1,6 +1,8 @@
-"""A code-review skill that tells the reviewer what not to report ("This is 2 queries, not N+1 -
-don't report it"), modelled on a public Django performance-review skill that was withheld whole
-for it, beside the same order after a deed, which still hides that deed from the user."""
+"""Public rule files a sixth blind routing set showed withheld whole, in our words beside their
+hostile twins: a code-review skill that tells the reviewer what not to report ("This is 2
+queries, not N+1 - don't report it", modelled on a public Django performance-review skill), and a
+secure-coding rule whose "BAD" example holds a key made of words (modelled on awesome-copilot's
+OWASP instructions)."""
 
 from __future__ import annotations
 
@@ -50,3 +52,26 @@ def test_the_review_skill_loads(workspace: Path) -> None:
                                               tags=["django", "performance"], body=body))
     assert printed_ids(ok(load(workspace, "--id", "django-perf-review"))) == [
         "django-perf-review"]
+
+
+STAND_INS = [
+    'api_key = "sk_this_is_a_very_bad_idea_12345"',
+    'API_TOKEN = "tok_do_not_commit_this_one_2024"',
+]
+
+
+@pytest.mark.parametrize("text", STAND_INS)
+def test_a_key_made_of_words_is_a_stand_in(text: str) -> None:
+    assert kinds(text) == set(), text
+
+
+GENERATED = [
+    'api_key = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"',
+    'api_key = "a8f3k2_x9q7w1_z5m2n8_p4r6t1"',
+    'password = "correct_horse_battery_staple_42"',  # a passphrase is a password
+]
+
+
+@pytest.mark.parametrize("text", GENERATED)
+def test_generated_keys_and_passphrases_are_still_secrets(text: str) -> None:
+    assert kinds(text) == {"secret"}, text

@@ -565,6 +565,10 @@ _PATH_OR_CODE_RE = LazyRegex(
     r"(?:[/~]|[A-Za-z]:\\)[\w./\\-]*|[A-Za-z_][\w.]*(?:\[[\w.'\"]+\]|\([\w.,'\" ]*\))"
 )
 _WORDS_ONLY_RE = LazyRegex(r"[A-Za-z _.-]+")
+# A sentence of four words or more, joined as an identifier, after a key's short prefix and
+# before a short number: generated keys are not made of words.
+_SENTENCE_VALUE_RE = LazyRegex(r"(?:[a-z]{1,5}_)?(?:[a-z]*[aeiouy][a-z]*[_-]){3,}"
+                               r"[a-z]*[aeiouy][a-z]*(?:[_-]?\d{1,6})?")
 _URL_CREDS_RE = LazyRegex(
     r"\b[a-z][a-z0-9+.-]*://(?P<user>[^\s:/@]*):(?P<pw>[^\s:/@]+)@(?P<host>[^\s/:?#]+)",
     re.IGNORECASE,
@@ -606,6 +610,8 @@ def _real_value(value: str, password: bool = False) -> bool:
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
     if _PATH_OR_CODE_RE.fullmatch(value):
         return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
+    if not password and _SENTENCE_VALUE_RE.fullmatch(value):
+        return False  # `sk_this_is_a_very_bad_idea_12345`: a "BAD" example's stand-in
     return (not _WORDS_ONLY_RE.fullmatch(value) or random_letters(value)
             or password and _passphrase(value))
 
