@@ -235,6 +235,8 @@ def test_references_placeholders_types_and_discussion_print(text: str) -> None:
 MUST_WITHHOLD = [
     ("dop_v1_" + "4f9c2b7e8a1d3f6c" * 4, "secret"),
     ("shpat_" + "4f9c2b7e8a1d3f6c5b0e9a7d2c4f8b1e", "secret"),
+    # a Doppler service token names its config between the prefix and the token
+    ("export DOPPLER_TOKEN=dp.st.prd." + "Qz7Xw2Lk9Vb4Nm1Rt8Yh3Jc6Pd5Fs0Ga2Ke9Wu4Zx7Mn", "secret"),
     ("hf_" + "kQzRtYwPmXnBvLcJdHgFsAeUiOpTyRqWeR", "secret"),
     ("AGE-SECRET-KEY-1" + ("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" * 2)[:58], "secret"),
     ("<!-- glrt-" + "Zk3mP9qR2sT5vW8xY1bC" + " -->", "secret"),

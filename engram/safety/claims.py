@@ -369,9 +369,21 @@ def clause_before(m: re.Match[str], line: str) -> str:
 
 
 def asked(m: re.Match[str], line: str) -> bool:
-    """Not negated in its clause ("never reveal your system prompt" is the defence)."""
+    """Not negated in its clause ("never reveal your system prompt" is the defence), nor a
+    request some text or third party makes of a model, reported (`_REPORTED_RE`)."""
     clause = clause_before(m, line)
-    return not _NEGATED_RE.search(clause) and not _NEGATED_RE.search(m.group())
+    return not _NEGATED_RE.search(clause) and not _NEGATED_RE.search(m.group()) \
+        and not _REPORTED_RE.search(clause)
+
+
+# A request something else makes of a model, reported: "an edited article contains hidden text
+# telling the bot to reveal its system prompt" (a threat model's row). A thing or a third party
+# asks, in the -ing or -s form; "I am telling the assistant to ..." asks.
+_REPORTED_RE = LazyRegex(
+    r"\b(?:text|article|page|document|ticket|message|comment|e-?mail|payload|input|note|content"
+    r"|string|issue|file|attacker|customer|someone)s?\s+(?:that\s+)?(?:tell(?:s|ing)|ask(?:s|ing)"
+    r"|instruct(?:s|ing)|trick(?:s|ing)|convinc(?:es|ing)|persuad(?:es|ing)|order(?:s|ing))\s+"
+    r"(?:the|a|an)\s+(?:bot|model|assistant|agent|llm|ai|chatbot)\s+(?:to|into)\b")
 
 
 _DENIED_RE = LazyRegex(r"\b(?:never|cannot|can't|won't|will\s+not|must\s+not|should\s+not"

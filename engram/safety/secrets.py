@@ -56,7 +56,8 @@ _PROVIDERS: tuple[tuple[str, str], ...] = (
     ("Notion token", r"ntn_[0-9]{11}[A-Za-z0-9]{32,40}|secret_[A-Za-z0-9]{43}"),
     ("Twilio API key", r"SK[0-9a-fA-F]{32}"),
     ("Databricks token", r"dapi[a-f0-9]{32}(?:-\d)?"),
-    ("Doppler token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}"),
+    # A service token names its config: `dp.st.prd.<token>`.
+    ("Doppler token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,44}"),
     ("Dynatrace token", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
     ("EasyPost key", r"EZ[AT]K[A-Za-z0-9]{54}"),
     ("Linear key", r"lin_(?:api|oauth)_[A-Za-z0-9]{40}"),
