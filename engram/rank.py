@@ -440,7 +440,7 @@ class Scoring:
         # leaves are ranked lazily like any other query's candidates; whether one is on topic
         # is known from the evidence alone.
         judges_topic = bool(gate and anchors and not path_only
-                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0))
+                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0, specific))
         strict = route.content_words(anchors) > route.NAME_MAX_WORDS
         familiar_most = route.familiar_most(stats.doc_count)
 

@@ -1382,3 +1382,21 @@ def test_a_rare_tag_said_in_a_long_task_is_never_withheld_as_zero_match(
     assert ok(load(workspace, "Comprehensive best practices for using Polars DataFrames: lazy "
                               "evaluation, expressions, and performant joins in Python data "
                               "workflows.")) == EMPTY
+
+
+def test_a_short_prompt_met_only_by_a_common_word_is_about_nothing_here(workspace: Path) -> None:
+    # "name" is in half of these rules, where they state what they are for; "good" is in the
+    # notes; "cat" in none: a question about a cat's name meets the memories by chance. A short
+    # task with a word few of them hold still loads its rule.
+    root = workspace / ".engram"
+    for area in ["events", "flags", "logging", "components", "search", "models"]:
+        put(root, f"{area}.md", mem(f"{area}-rule", tags=[area],
+                                    directive=f"Name every {area} entry after what it does.",
+                                    body=f"Keep {area} small and reviewed."))
+    for n in range(6):
+        put(root, f"note{n}.md", mem(f"note-{n}", "knowledge",
+                                     summary=f"What made release {n} a good one."))
+    put(root, "hooks.md", mem("webhooks", tags=["webhooks"],
+                              body="Verify the signature of every incoming webhook first."))
+    assert ok(load(workspace, "what's a good name for my cat")) == EMPTY
+    assert pack_ids(workspace, "retry the failed webhook for Acme")[:1] == ["webhooks"]
