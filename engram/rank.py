@@ -439,8 +439,13 @@ class Scoring:
         # memory by memory (`_exclude_off_topic` reads each one's names), then the few it
         # leaves are ranked lazily like any other query's candidates; whether one is on topic
         # is known from the evidence alone.
+        def named(term: str) -> bool:  # some candidate has it in its id, tags or triggers
+            return any(route.NAMING_FIELDS.intersection(e.fields.get(term, ()))
+                       for by_key in evidence for e in by_key.values())
+
         judges_topic = bool(gate and anchors and not path_only
-                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0, specific))
+                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0, specific,
+                                                   named))
         strict = route.content_words(anchors) > route.NAME_MAX_WORDS
         familiar_most = route.familiar_most(stats.doc_count)
 

@@ -567,15 +567,18 @@ thought see sees saw seen come comes came go goes went gone tell tells told
 
 
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
-                 specific: Callable[[str], bool] | None = None) -> bool:
+                 specific: Callable[[str], bool] | None = None,
+                 named: Callable[[str], bool] | None = None) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it, or,
     short, meets the memories only in words too common to say what they are about.
 
     Short queries are trigger phrases ("push this live"): one real match is enough for them, as
-    in the gate, but it must be `specific`: "what's a good name for my cat" meets "name" in a
-    quarter of a clinic's rules, and names nothing they hold. A query whose every word some
-    memory holds is about something the memories discuss, and the gate decides alone.
+    in the gate, but it must be a `specific` word or one some memory is `named` by (its id, a
+    tag, a trigger phrase): "what's a good name for my cat" meets "name" in the prose of a
+    quarter of a clinic's rules, and names nothing they hold, while "cut the release" meets
+    every rule of a release team by its tag. A query whose every word some memory holds is
+    about something the memories discuss, and the gate decides alone.
     """
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
@@ -584,7 +587,8 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
         return False
     if len(anchors) >= GATE_MIN_ANCHORS:
         return True
-    return specific is not None and not any(known(a) and specific(a) for a in simple)
+    return specific is not None and named is not None and not any(
+        known(a) and (specific(a) or named(a)) for a in simple)
 
 
 def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:

@@ -135,9 +135,29 @@ def _load_stemmer() -> Callable[[str], str]:
 def stem(word: str) -> str:
     cached = _stem_cache.get(word)
     if cached is None:
-        cached = _load_stemmer()(word) if word.isascii() and word.isalpha() else word
+        cached = _KEPT_APART.get(word) or (
+            _load_stemmer()(word) if word.isascii() and word.isalpha() else word)
         _stem_cache[word] = cached
     return cached
+
+
+# Words Snowball reduces to a stem they share with another word, where the two name different
+# things in code and its rules: "IMPORTANT:" opens rules that have nothing to do with imports,
+# accessibility is not access control, authorization is not a commit's author, and animation
+# not an animal. Each family gets a stem of its own.
+_KEPT_APART = {word: kept for kept, family in (
+    ("importan", "important importantly importance unimportant"),
+    ("accessibl", "accessibility accessible accessibly inaccessible a11y"),
+    ("authoriz", "authorization authorizations authorisation authorisations authorize authorizes"
+                 " authorized authorizing authorise authorises authorised authorising authorizer"
+                 " unauthorized unauthorised"),
+    ("authorit", "authority authorities authoritative"),
+    ("internation", "international internationally internationalization"
+                    " internationalisation"),
+    ("experienc", "experience experiences experienced"),
+    ("animat", "animation animations animate animated animating animator"),
+    ("several", "several"),
+) for word in family.split()}
 
 
 def words(text: str) -> list[str]:

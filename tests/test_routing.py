@@ -1400,3 +1400,21 @@ def test_a_short_prompt_met_only_by_a_common_word_is_about_nothing_here(workspac
                               body="Verify the signature of every incoming webhook first."))
     assert ok(load(workspace, "what's a good name for my cat")) == EMPTY
     assert pack_ids(workspace, "retry the failed webhook for Acme")[:1] == ["webhooks"]
+
+
+def test_an_important_note_is_not_about_imports(workspace: Path) -> None:
+    # "IMPORTANT:" opens many rules; the stemmer made it "import", so every such rule matched a
+    # task about imports. Accessibility is not access control either.
+    root = workspace / ".engram"
+    put(root, "deploy.md", mem("deploy-checklist", tags=["deploy"],
+                               body="IMPORTANT: run the migrations before the smoke tests."))
+    put(root, "modules.md", mem("module-layout", tags=["modules"],
+                                body="Sort imports: standard library, third party, then ours."))
+    put(root, "tokens.md", mem("access-tokens", tags=["auth"],
+                               body="Access tokens expire after an hour; refresh them quietly."))
+    put(root, "a11y.md", mem("a11y-checks", tags=["ui"],
+                             body="Every control is reachable by keyboard; run the "
+                                  "accessibility audit before merging."))
+    assert pack_ids(workspace, "fix the imports") == ["module-layout"]
+    assert pack_ids(workspace, "check a11y") == ["a11y-checks"]
+    assert pack_ids(workspace, "review accessibility") == ["a11y-checks"]

@@ -13,7 +13,7 @@ from pathlib import Path
 from engram.errors import IndexWriteError
 from engram.paths import CACHE_DIRNAME, derived_dir
 
-SCHEMA_VERSION = "26"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
+SCHEMA_VERSION = "27"  # 4: brace globs; 5: `head` column; 6: lengths in postings, restricted;
 # 11: posting blocks; 12: term lists one per line; 13: block checksums; 14: covering indexes;
 # 15: safety verdicts; 16: near-duplicate pairs, star groups; 17: exclusion clauses from every
 # paragraph of the body; 18: no word -> stem table (stemming is compiled and cheap); 19:
@@ -25,7 +25,8 @@ SCHEMA_VERSION = "26"  # 4: brace globs; 5: `head` column; 6: lengths in posting
 # the stemmed words of each memory's id, tags and trigger phrases in its head; 25: in their own
 # `names` column instead, so a query judges every candidate's names without reading its record
 # or tokenizing them, and a session start does not decode them; 26: `forms`, the written forms
-# of trigger phrases made of everyday words ("why does this exist")
+# of trigger phrases made of everyday words ("why does this exist"); 27: same tables, new stems
+# (`tokenize.stem` keeps words the stemmer conflates apart: "important" is not "import")
 INDEX_FILE = "index.sqlite"
 BUSY_TIMEOUT_S = 30.0  # how long a refresh waits for another process's write to finish
 
