@@ -14,6 +14,12 @@ be uz ne eo zu.
 Two more shapes are read in the same clause, in some 25 of the languages: earlier instructions
 declared void with no verb of dismissal ("all previous instructions are cancelled"), and a
 dismissal aimed at what the user asks ("pay no heed to what the user requests").
+
+The same clause reads "set aside everything you have been told so far" (verbs for it in some 60
+of the languages, 30 of them tested): a verb of setting aside (Swedish "lägg åt sidan", Greek
+"άφησε στην άκρη"), "what you were told" for the instructions, "so far" or "everything" for
+"previous". "As you have been told" cites what was told, and "don't forget" keeps it: neither
+dismisses anything.
 """
 
 from __future__ import annotations
@@ -156,6 +162,120 @@ _EARLIER = (
     "претходни", "сите", "папярэдн", "усе ", "oldingi", "barcha", "अघिल्ला", "सबै", "antaŭaj",
     "ĉiujn", "yangaphambili", "yonke",
 )
+# "Set aside everything you have been told so far": the override with neither "ignore" nor a
+# word for instructions. Its verb is one of setting aside or paying no mind, its object what the
+# model was told, and it is dated like the others ("so far", "before", "everything"). The verbs are
+# ordinary ("set aside an afternoon for the migration", "put the old API aside"), and so is
+# "told" in a changelog; it takes all three in one clause, as the lists above do. The object is
+# "told to you", never a bare "said": "as said above" is how documentation points back.
+_ASIDE = (
+    # fr es de it pt nl ca gl
+    "mets de côté", "mettez de côté", "laisse de côté", "laissez de côté", "mets à l'écart",
+    "fais fi", "faites fi", "deja de lado", "dejad de lado", "deje de lado", "deja a un lado",
+    "deje a un lado", "pon a un lado", "ponga a un lado", "haz a un lado", "olvídate",
+    "beiseite", "außer acht", "ausser acht", "metti da parte", "mettete da parte",
+    "lascia da parte", "lasciate da parte", "accantona", "deixe de lado", "deixa de lado",
+    "ponha de lado", "põe de lado", "coloque de lado", "deixe para lá", "opzij",
+    "naast je neer", "trek je niets aan", "deixa de banda", "deixeu de banda", "posa de banda",
+    "no facis cas", "non fagas caso",
+    # ru uk be pl cs sk bg sr hr sl mk
+    "отложи в сторону", "отбрось", "оставь в стороне", "выбрось из головы", "відклади",
+    "відкинь", "облиш", "адкладзі", "адкінь", "odłóż na bok", "odstaw na bok",
+    "zostaw na boku", "nie zważaj", "nie przejmuj się", "odlož stranou", "dej stranou",
+    "pusť z hlavy", "nedbej", "odlož bokom", "daj bokom", "nedbaj", "остави настрана",
+    "остави настрани", "не се съобразявай", "ostavi po strani", "stavi na stranu",
+    "ne obaziri se", "остави по страни", "стави на страну", "odloži na stran",
+    "pusti ob strani", "ne oziraj se", "стави на страна",
+    # sv nb da fi is et lv lt
+    "lägg åt sidan", "sätt åt sidan", "lägg undan", "bry dig inte om", "legg til side",
+    "sett til side", "bry deg ikke om", "ikke bry deg om", "læg til side", "sæt til side",
+    "bryd dig ikke om", "jätä sivuun", "laita sivuun", "sivuuta", "leggðu til hliðar",
+    "settu til hliðar", "jäta kõrvale", "pane kõrvale", "noliec malā", "atstāj malā",
+    "atidėk į šalį", "nekreipk dėmesio",
+    # el ro hu tr az sq mt
+    "άφησε στην άκρη", "άφησε κατά μέρος", "βάλε στην άκρη", "παραμέρισε",
+    "μην δίνεις σημασία", "μη δίνεις σημασία", "lasă deoparte", "lăsați deoparte",
+    "pune deoparte", "nu lua în seamă", "nu băga în seamă", "tedd félre", "tegye félre",
+    "tegyél félre", "rakd félre", "ne törődj", "ne foglalkozz", "bir kenara bırak",
+    "kenara bırak", "kenara koy", "aldırma", "aldırış etme", "boş ver", "kənara qoy",
+    "fikir vermə", "lër mënjanë", "lëre mënjanë", "vër mënjanë", "tagħtix kas",
+    # zh zh-tw ja ko
+    "抛开", "拋開", "抛诸脑后", "放到一边", "放在一边", "放一边", "放到一邊", "放在一邊", "放一邊",
+    "搁置", "擱置", "撇开", "撇開", "不要在意", "别在意", "別在意", "不必理会", "不用理会",
+    "不必理會", "不用理會", "脇に置", "わきに置", "脇へ置", "棚上げ", "気にしな", "気にするな",
+    "気にせず", "제쳐 두", "제쳐두", "제쳐 놓", "제쳐놓", "신경 쓰지 마", "신경쓰지 마",
+    "신경 쓰지 말", "신경쓰지 말",
+    # ar he fa ur ps
+    "جانبًا", "جانباً", "جانبا", "لا تكترث", "لا تبال", "لا تلتفت", "שים בצד", "שימי בצד",
+    "הנח בצד", "הניחי בצד", "תניח בצד", "תשים בצד", "אל תתייחס", "אל תשים לב", "אל תשימי לב",
+    "بی‌خیال", "بیخیال", "اهمیت نده", "توجه نکن", "ایک طرف رکھ", "ایک طرف کر", "پرواہ نہ کر",
+    "پام مه کوه",
+    # hi mr ne bn pa gu ta te kn ml
+    # "एक तरफ़ रख" with its nukta composed, decomposed or left out
+    "एक तरफ रख", "एक तरफ\u093c रख", "एक तर\u095e रख", "किनारे रख", "दरकिनार", "परवाह मत",
+    "ध्यान मत दो", "ध्यान न दो",
+    "बाजूला ठेव", "एकातिर राख", "वास्ता नगर", "একপাশে সরিয়ে", "সরিয়ে রাখ", "পাত্তা দিও না",
+    "ਪਾਸੇ ਰੱਖ", "બાજુએ મૂક", "બાજુ પર મૂક", "ஒதுக்கி வை", "ஒதுக்கிவை", "பொருட்படுத்தாதே",
+    "పక్కన పెట్టు", "పక్కనపెట్టు", "ಬದಿಗಿಡು", "ಪಕ್ಕಕ್ಕೆ ಇಡು", "മാറ്റിവെക്കുക", "മാറ്റിവയ്ക്കുക",
+    # th vi id ms tl sw
+    "วางไว้ก่อน", "ช่างมัน", "gạt sang một bên", "gác sang một bên", "để sang một bên",
+    "bỏ ngoài tai", "gác lại", "kesampingkan", "singkirkan", "sisihkan", "ketepikan",
+    "jangan pedulikan", "isantabi", "huwag intindihin", "huwag mong pansinin", "weka kando",
+    "weka pembeni",
+)
+# "What you have been told", in the same languages: "told to you", passive or with its pronoun.
+_TOLD = (
+    "vous a dit", "t'a été dit", "vous a été dit", "t’a dit", "se te ha dicho", "se te dijo",
+    "te hayan dicho", "le han dicho", "te foi dito", "lhe disseram", "lhe foi dito", "gezegd",
+    "t'han dit", "t’han dit", "us han dit", "che dixeron", "dixéronche",
+    "тебе сказали", "тебе говорили", "было сказано", "тобі сказали", "тобі казали",
+    "табе сказалі", "ci powiedziano", "powiedziano ci", "ci mówiono", "bylo řečeno",
+    "ti řekli", "ti povedali", "bolo povedané", "ти казаха", "ти е казано", "rekli su ti",
+    "rečeno ti", "су ти рекли", "речено", "so ti povedali", "ти кажаа", "ти е кажано",
+    "fått höra", "har sagts", "sagt till dig", "fått høre", "blitt fortalt", "sagt til deg",
+    "fået at vide", "blevet fortalt", "sagt til dig", "sanottu", "kerrottu", "sagt þér",
+    "sulle öeldud", "sulle on öeldud", "tev teikts", "tev teica", "tau sakė", "tau pasakė",
+    "σου έχουν πει", "σου είπαν", "σας είπαν", "σας έχουν πει", "ειπώθηκ", "ειπωθεί",
+    "s-a spus", "ţi-au spus", "ți-au spus", "mondtak", "neked mondott", "közöltek veled",
+    "söylenen", "sana söylen", "anlatılan", "sənə deyilən", "deyilənlər", "të është thënë",
+    "të kanë thënë", "intqallek",
+    "告诉你的", "告訴你的", "对你说的", "對你說的", "跟你说的", "跟你說的", "被告知", "交代你的",
+    "交代过你", "交代過你", "言われた", "伝えられた", "教えられた", "들은 것", "들은 내용",
+    "들었던", "전달받은",
+    "قيل لك", "أُخبرت به", "أخبرت به", "أخبروك به", "שנאמר לך", "נאמר לך", "שאמרו לך",
+    "אמרו לך", "به تو گفته", "به شما گفته", "گفته شده", "بتایا گیا", "کہا گیا",
+    "बताया गया", "कहा गया", "बताई गई", "सांगितले", "भनिएको", "বলা হয়েছে", "ਦੱਸਿਆ ਗਿਆ",
+    "ਕਿਹਾ ਗਿਆ", "કહેવામાં આવ્યું", "சொல்லப்பட்ட", "கூறப்பட்ட", "చెప్పబడిన", "ಹೇಳಲಾದ",
+    "പറഞ്ഞത്",
+    "ถูกบอก", "บอกไว้", "ได้รับแจ้ง", "được dặn", "được bảo", "được căn dặn", "được nói",
+    "diberitahu", "dikatakan kepada", "disampaikan kepada", "sinabi sa iyo", "sinabi sa inyo",
+    "sinabi sayo", "ipinagbilin", "uliyoambiwa", "ulichoambiwa", "ulioambiwa", "ulizoambiwa",
+    "uliambiwa", "umeambiwa", "mliambiwa", "mlichoambiwa",
+)
+# "So far" and "everything", which date what was told as "previous" and "all" do.
+_SO_FAR = (
+    "jusqu'ici", "jusqu'à présent", "jusqu'à maintenant", "jusqu’ici", "tout ce", "hasta ahora",
+    "hasta el momento", "todo lo que", "bisher", "bis jetzt", "alles", "finora", "fino ad ora",
+    "fino a ora", "tutto", "até agora", "até aqui", "tudo", "tot nu toe", "tot dusver",
+    "fins ara", "tot el que", "ata agora",
+    "до сих пор", "до этого", "ранее", "раньше", "всё", "досі", "раніше", "до цього", "усе",
+    "дагэтуль", "раней", "dotychczas", "do tej pory", "wcześniej", "wszystko", "dosud",
+    "doposud", "dříve", "předtím", "všechno", "vše ", "doteraz", "predtým", "všetko", "досега",
+    "всичко", "do sada", "dosad", "ranije", "до сада", "досад", "раније", "doslej", "do zdaj",
+    "hittills", "allt ", "så langt", "hittil", "til nå", "hidtil", "indtil nu",
+    "tähän asti", "tähän mennessä", "hingað til", "siiani", "līdz šim", "iepriekš",
+    "iki šiol", "anksčiau",
+    "μέχρι τώρα", "ως τώρα", "până acum", "pana acum", "tot ce", "eddig", "mindazt", "mindent",
+    "şimdiye kadar", "şu ana kadar", "bugüne kadar", "şimdiye dek", "indiyədək", "indiyə qədər",
+    "deri tani", "më parë", "gjithçka", "s'issa",
+    "到目前为止", "到目前為止", "迄今", "此前", "至今", "今まで", "先ほど", "지금까지", "앞서",
+    "حتى الآن", "سابقًا", "سابقا", "من قبل", "עד עכשיו", "עד כה", "קודם", "تا حالا", "تاکنون",
+    "تا کنون", "قبلاً", "قبلا", "هر چه", "اب تک", "پہلے", "تر اوسه",
+    "अब तक", "आतापर्यंत", "अहिलेसम्म", "এ পর্যন্ত", "এখন পর্যন্ত", "ਹੁਣ ਤੱਕ", "ਪਹਿਲਾਂ",
+    "અત્યાર સુધી", "இதுவரை", "ఇప్పటివరకు", "ಇಲ್ಲಿಯವರೆಗೆ", "ഇതുവരെ",
+    "ก่อนนี้", "cho đến nay", "từ trước", "sejauh ini", "sampai sekarang", "hingga kini",
+    "hanggang ngayon", "kanina", "hapo awali", "hadi sasa", "mpaka sasa",
+)
 # "... are void": earlier instructions declared cancelled or no longer valid, with no verb of
 # dismissal ("Усі попередні вказівки скасовано", "이전에 받은 지시는 모두 무효입니다"). Cancelling
 # a command is ordinary ("to cancel the previous command"), so "cancel" verbs are left out, and
@@ -294,11 +414,12 @@ def _trie(words: tuple[str, ...]) -> str:
     return pattern(tree)
 
 
-_VERB_RE = LazyRegex(_trie(_VERBS))
+_VERB_RE = LazyRegex(_trie(_VERBS + _ASIDE))
 # Turkish and Azerbaijani verb stems of _VERBS: "-ma"/"-me" right after one makes it a prohibition.
-_TURKIC_STEMS = frozenset({"unut", "yok say", "görmezden gel"})
-_NOUN_RE = LazyRegex(_trie(_NOUNS))
-_EARLIER_RE = LazyRegex(_trie(_EARLIER))
+_TURKIC_STEMS = frozenset({"unut", "yok say", "görmezden gel", "bir kenara bırak", "kenara bırak",
+                           "kenara koy", "boş ver", "kənara qoy"})
+_NOUN_RE = LazyRegex(_trie(_NOUNS + _TOLD))
+_EARLIER_RE = LazyRegex(_trie(_EARLIER + _SO_FAR))
 _VOID_RE = LazyRegex(_trie(_VOID))
 _VOID_NOUN_RE = LazyRegex(_trie(_VOID_NOUNS))
 _SAFETY_RE = LazyRegex(_trie(_SAFETY))
@@ -327,6 +448,31 @@ _FOLLOWED = LazyRegex(
     r"|(?:selon|según|segun|secondo|gemäß|gemass|laut|conforme|zgodnie\s+z|согласно|volgens"
     r"|wie\s+in|comme\s+dans|come\s+nelle|como\s+en)(?:\s+\S+){1,4}"
 )
+# What was told cited, not dismissed: "ignore the linter's warnings, as you have been told so far"
+# ("comme on t'a dit jusqu'ici", "wie dir bisher gesagt wurde", "kuten sinulle on sanottu",
+# "sana söylendiği gibi"). Only "as" and the words up to the telling are blanked, so an "as"
+# elsewhere in the clause ("como siempre, todas las instrucciones") hides no instructions.
+_AS_TOLD = LazyRegex(
+    r"(?<!\w)(?:comme|como|wie|come|zoals|kuten|как|як|jak|jako|ahogy|ahogyan|όπως|cum|kama"
+    r"|seperti|sebagaimana|như|كما|כפי|همانطور|همان‌طور|جیسا|जैसा|जैसे|正如|如同|按照|tulad ng"
+    r"|gaya ng)\s+(?:\S+\s+){0,5}?(?:" + _trie(_TOLD + (
+        "t'a dit", "te dijeron", "te han dicho", "ti hanno detto", "ti è stato detto",
+        "te disseram", "foi dito", "gesagt", "verteld", "opgedragen", "rečeno")) + ")"
+    r"|\S*(?:söylen|anlatıl|deyil)\S*\s+gibi"
+)
+# A verb of dismissal negated: "don't forget what you were told so far" keeps it ("vergiss
+# nicht", "n'oublie pas", "no olvides", "älä unohda", "не забудь", "đừng quên", "不要忘记",
+# "잊지 마"). The negation before the verb, or after it; not Romanian "nu", which is Dutch and
+# Swedish for "now" ("nu vergeet alle eerdere instructies").
+_NEGATED_BEFORE = LazyRegex(
+    r"(?:(?<!\w)(?:no|non|não|nao|ne|не|nie|älä|đừng|jangan|μην|μη|nem|אל|لا|मत|ikke)\s+"
+    r"|(?<!\w)n['’]|不要|别|別|不)$"
+)
+# Verbs of _VERBS that heed, a dismissal only when negated ("đừng bận tâm", "jangan acuhkan").
+_HEED = frozenset({"bận tâm", "acuhkan"})
+_NEGATED_AFTER = LazyRegex(
+    r"\w*\s+(?:nicht|pas|inte|ikke|niet|मत)(?!\w)|\w*(?:지\s*마|지\s*말|ないで|ないこと|なくて)"
+)
 
 
 def _ascii_noun(low: str) -> bool:
@@ -350,7 +496,15 @@ def _ascii_noun(low: str) -> bool:
             or "awaamiir" in low or "umarni" in low or "ilana" in low or "usuario" in low
             or "gebruiker" in low or "utilisateur" in low or "nutzer" in low
             or "anwender" in low or "utente" in low or "utilizador" in low or "pengguna" in low
-            or "bruger" in low or "brukeren" in low)
+            or "bruger" in low or "brukeren" in low
+            # "what you were told" (_TOLD)
+            or " dit" in low or "dijo" in low or "dixeron" in low or "gezegd" in low
+            or "rekli" in low or "povedali" in low or "powiedziano" in low
+            or "fortalt" in low or "sagt" in low or "sanottu" in low or "kerrottu" in low
+            or "teikts" in low or "teica" in low
+            or "spus" in low or "mondtak" in low or "mondott" in low or "intqallek" in low
+            or "diberitahu" in low or "dikatakan" in low or "disampaikan" in low
+            or "sinabi" in low or "ipinagbilin" in low or "ambiwa" in low)
 
 
 # The same nouns as word prefixes, by their first four letters: a memory's set of words is
@@ -366,6 +520,11 @@ _ASCII_STEMS = (
     "ilana", "istruzz", "rsatma", "imiyalelo", "treoir", "treoracha", "udhezim",
     "usuario", "gebruiker", "utilisateur", "benutzer", "nutzer", "anwender", "utente",
     "utilizador", "pengguna", "bruger", "brukeren",
+    "dijo", "dixeron", "gezegd", "rekli", "povedali", "powiedziano", "fortalt", "sagt",
+    "sanottu", "kerrottu", "teikts", "teica", "spus", "mondtak", "mondott", "intqallek",
+    "diberitahu", "dikatakan", "disampaikan", "sinabi", "ipinagbilin", "uliyoambiwa",
+    "ulichoambiwa", "ulioambiwa",
+    "ulizoambiwa", "uliambiwa", "umeambiwa", "mliambiwa", "mlichoambiwa",
 )
 _STEMS_BY_HEAD: dict[str, tuple[str, ...]] = {}
 for _stem in _ASCII_STEMS:
@@ -415,7 +574,7 @@ def _clause(low: str, start: int, end: int) -> str:
         after = after[: stop.start()]
     window = before + after
     if " " in window or "대로" in window or "따라" in window or "り" in window:
-        window = _FOLLOWED.sub(" ", window)
+        window = _AS_TOLD.sub(" ", _FOLLOWED.sub(" ", window))
     return window
 
 
@@ -427,6 +586,10 @@ def foreign_override(low: str) -> int | None:
     for verb in _VERB_RE.finditer(low):
         if verb.group() in _TURKIC_STEMS and low.startswith(("ma", "me"), verb.end()):
             continue  # the negative imperative: "önceki talimatları unutma", do not forget them
+        if verb.group() not in _HEED and (
+                _NEGATED_BEFORE.search(low, max(0, verb.start() - 8), verb.start())
+                or _NEGATED_AFTER.match(low, verb.end())):
+            continue
         window = _clause(low, verb.start(), verb.end())
         if _NOUN_RE.search(window) and _EARLIER_RE.search(window + " ") \
                 or _USER_RE.search(window) and _ASKS_RE.search(window):
