@@ -492,6 +492,7 @@ def _ascii_noun(low: str) -> bool:
             or "gesagt" in low or "t'a dit" in low or "dijeron" in low or "dicho" in low
             or "detto" in low or "disseram" in low or "juhis" in low or "navodil" in low
             or "agindu" in low or "argibide" in low or "cyfarwydd" in low or "verteld" in low
+            or "nurodym" in low or "juhend" in low or "jarraibide" in low
             or "printah" in low or "pituduh" in low or "dhawuh" in low or "tilmaam" in low
             or "awaamiir" in low or "umarni" in low or "ilana" in low or "usuario" in low
             or "gebruiker" in low or "utilisateur" in low or "nutzer" in low
@@ -518,6 +519,7 @@ _ASCII_STEMS = (
     "dit", "dijeron", "dicho", "detto", "disseram", "juhis", "navodil", "agindu", "argibide",
     "cyfarwydd", "verteld", "printah", "pituduh", "dhawuh", "tilmaam", "awaamiir", "umarni",
     "ilana", "istruzz", "rsatma", "imiyalelo", "treoir", "treoracha", "udhezim",
+    "nurodym", "juhend", "jarraibide", "korsatma",
     "usuario", "gebruiker", "utilisateur", "benutzer", "nutzer", "anwender", "utente",
     "utilizador", "pengguna", "bruger", "brukeren",
     "dijo", "dixeron", "gezegd", "rekli", "povedali", "powiedziano", "fortalt", "sagt",
