@@ -531,8 +531,8 @@ class Scoring:
         if off_topic and pools:
             scored, pools, all_groups = judge(False)
         lazy = need is not None
-        names = route.Names(anchors, specific,
-                            _sole_id(evidence, familiar) if strict else None, rare)
+        names = route.Names(anchors, specific, rare,
+                            _sole_id(evidence, familiar) if strict else None)
         if off_topic:
             _exclude_off_topic(scopes, scored, names)
         fetched = fetch_history(ctx)

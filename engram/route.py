@@ -567,8 +567,7 @@ thought see sees saw seen come comes came go goes went gone tell tells told
 
 
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
-                 specific: Callable[[str], bool] | None = None,
-                 named: Callable[[str], bool] | None = None) -> bool:
+                 specific: Callable[[str], bool], named: Callable[[str], bool]) -> bool:
     """Whether the zero-match rule applies: the query names something no memory contains (an
     anchor no memory holds) and is long enough for one match not to be the whole of it, or,
     short, meets the memories only in words too common to say what they are about.
@@ -587,8 +586,7 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
         return False
     if len(anchors) >= GATE_MIN_ANCHORS:
         return True
-    return specific is not None and named is not None and not any(
-        known(a) and (specific(a) or named(a)) for a in simple)
+    return not any(known(a) and (specific(a) or named(a)) for a in simple)
 
 
 def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
@@ -787,8 +785,8 @@ class Names:
     phrases across thousands of memories, and a broad query tests every candidate's names."""
 
     def __init__(self, query: Sequence[str], specific: Callable[[str], bool],
-                 sole_id: Callable[[str], bool] | None = None,
-                 rare: Callable[[str], bool] | None = None) -> None:
+                 rare: Callable[[str], bool],
+                 sole_id: Callable[[str], bool] | None = None) -> None:
         self._query = query
         self._rare = rare
         self._words = _spoken(query)
@@ -819,10 +817,9 @@ class Names:
         own name said, which the zero-match rule never withholds, when the memory's text
         uses it too (`ev`): a tag its text never says ("performance" on a caching rule) is a
         label, not what the memory is about."""
-        rare = self._rare
-        return rare is not None and any(
+        return any(
             len(words) == 1 and words[0] in self._query and words[0] not in EVERYDAY
-            and rare(words[0]) and not _TEXT_FIELDS.isdisjoint(ev.fields.get(words[0], ()))
+            and self._rare(words[0]) and not _TEXT_FIELDS.isdisjoint(ev.fields.get(words[0], ()))
             for words in names)
 
     def _names_by_id(self, words: tuple[str, ...]) -> bool:
