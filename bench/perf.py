@@ -6,6 +6,7 @@ subprocess), each figure also as a ratio to bare interpreter start-up measured i
     python bench/perf.py --quick      # both corpora at 1k and 10k, fewer runs
     python bench/perf.py --corpora rulesets --sizes 10000 --runs 9
     python bench/perf.py --memories DIR   # a copy of any folder of memories
+    python bench/perf.py --memories DIR --copies 71   # ... there 71 times, ids suffixed
     python bench/perf.py --venv       # measure a regular `pip install .` in bench/.work/venv
 
 The corpora: `own` (this file: Zipf vocabulary, many small folders) and `rulesets`
@@ -233,34 +234,32 @@ def own_repository(project: Path) -> None:
         (project / ".git").mkdir(parents=True)
 
 
-def from_folder(folder: Path) -> Corpus:
+def from_folder(folder: Path, copies: int = 1) -> Corpus:
     """A fresh copy of a folder of memories (dot-folders left out), with queries made of its
-    own tags: the benchmark writes caches and edits files, never in the original."""
+    own tags: the benchmark writes caches and edits files, never in the original. With
+    `copies`, the folder is there that many times (`replicate`): real rule files at the sizes
+    the targets name, which no public collection reaches."""
     if not folder.is_dir():
         sys.exit(f"perf: {folder}: not a folder")
     name = folder.resolve().name or "memories"
-    project = WORK / f"memories-{name}"
+    project = WORK / f"memories-{name}" if copies == 1 else WORK / f"memories-{name}-x{copies}"
     if project.exists():
         shutil.rmtree(project)
     shutil.copytree(folder, project / ".engram", ignore=shutil.ignore_patterns(".*"))
     root = project / ".engram"
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")
-                   if p.name != "README.md")
-    if not files:
+    originals = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")
+                       if p.name != "README.md")
+    if not originals:
         sys.exit(f"perf: {folder}: no *.md memory files")
+    files = sorted(originals + replicate(root, originals, copies))
     tags: dict[str, int] = {}
     globs: dict[str, int] = {}
     for rel in files:
-        head = (root / rel).read_text(encoding="utf-8", errors="replace").split("\n---", 1)[0]
-        for line in head.splitlines():
-            key, _, value = line.partition(":")
-            items = [v.strip(" \"'") for v in value.strip().strip("[]").split(",") if v.strip()]
-            if key == "tags":
-                for tag in items:
-                    tags[tag] = tags.get(tag, 0) + 1
-            elif key == "applies_to":
-                for glob in items:
-                    globs[glob] = globs.get(glob, 0) + 1
+        fields = _frontmatter((root / rel).read_text(encoding="utf-8", errors="replace"))
+        for key, counts in (("tags", tags), ("applies_to", globs)):
+            value = fields.get(key) if fields else None
+            for item in [value] if isinstance(value, str) else value or []:
+                counts[str(item)] = counts.get(str(item), 0) + 1
     ranked = sorted(tags, key=lambda t: (-tags[t], t)) or ["memory"]
     pick = [ranked[min(i, len(ranked) - 1)] for i in (0, 3, 10, 30)]
     corpus = Corpus(name, len(files), project, files=files)
@@ -275,6 +274,47 @@ def from_folder(folder: Path) -> Corpus:
     biggest = max(files, key=lambda rel: ((root / rel).stat().st_size, rel))
     corpus.hard = [biggest]
     return corpus
+
+
+def _frontmatter(text: str) -> dict[str, object] | None:
+    """A memory file's frontmatter fields (None without valid frontmatter)."""
+    import yaml
+
+    if not text.startswith("---\n") or "\n---" not in text[3:]:
+        return None
+    try:
+        fields = yaml.safe_load(text[4:].split("\n---", 1)[0])
+    except yaml.YAMLError:
+        return None
+    return fields if isinstance(fields, dict) else None
+
+
+def replicate(root: Path, files: list[str], copies: int) -> list[str]:
+    """Copies 2..`copies` of each memory file, in `copy-NNN/` folders: the same text under
+    ids (and `depends_on` ids) suffixed `-cNNN`, so that each copy is a memory of its own
+    and its prerequisites are its copy's. Returns the new files' paths."""
+    import yaml
+
+    made: list[str] = []
+    for rel in files:
+        text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        fields = _frontmatter(text)
+        if fields is None:
+            continue  # nothing to rename, and an invalid file stays one
+        body = text[4:].split("\n---", 1)[1]
+        for n in range(2, copies + 1):
+            suffix = f"-c{n:03d}"
+            copy = dict(fields)
+            copy["id"] = f"{fields.get('id') or Path(rel).stem}{suffix}"
+            if isinstance(fields.get("depends_on"), list):
+                copy["depends_on"] = [f"{d}{suffix}" for d in fields["depends_on"]]
+            target = f"copy-{n:03d}/{rel}"
+            (root / target).parent.mkdir(parents=True, exist_ok=True)
+            (root / target).write_text(
+                "---\n" + yaml.safe_dump(copy, sort_keys=False, allow_unicode=True, width=1000)
+                + "---" + body, encoding="utf-8")
+            made.append(target)
+    return made
 
 
 def typed_prompt(place: str, thing: str, detail: str, tool: str, other: str) -> str:
@@ -636,6 +676,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpora", default="own,rulesets", help="comma list of generators")
     parser.add_argument("--memories", type=Path, default=None,
                         help="measure a copy of this folder of memories instead")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="with --memories: that many copies of the folder (ids suffixed)")
     parser.add_argument("--quick", action="store_true", help="1k and 10k, few runs")
     parser.add_argument("--runs", type=int, default=None, help="runs per warm figure")
     parser.add_argument("--engram", default=None, help="console script to time")
@@ -664,7 +706,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"perf: engram={engram} python={python} runs={runs}", file=sys.stderr)
     corpora: list[Corpus] = []
     if args.memories is not None:
-        corpora.append(from_folder(args.memories))
+        corpora.append(from_folder(args.memories, max(1, args.copies)))
     else:
         names = [n for n in args.corpora.split(",") if n]
         unknown = [n for n in names if n not in GENERATORS]

@@ -563,7 +563,15 @@ _FRAMING = frozenset(stem(w) for w in """
 take takes took taking figure figures figuring look looks looking keep keeps kept keeping
 seem seems seemed try tries tried trying give gives gave given know knows knew think thinks
 thought see sees saw seen come comes came go goes went gone tell tells told
+hour hours minute minutes second seconds speed faster slower quick quickly
+nothing everything something anything choice remember nervous worried
 """.split())
+
+
+def _framing(anchor: str) -> bool:
+    """A word that frames the task (`_FRAMING`) or a quantity ("3m", "40s", "2k"): neither is
+    the new topic the zero-match rule looks for."""
+    return anchor in _FRAMING or anchor[:1].isdigit()
 
 
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
@@ -581,7 +589,7 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
     """
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
-    simple = [a for a in anchors if not COMPOUND_TERM.search(a) and a not in _FRAMING]
+    simple = [a for a in anchors if not COMPOUND_TERM.search(a) and not _framing(a)]
     if all(known(a) for a in simple):
         return False
     if len(anchors) >= GATE_MIN_ANCHORS:
@@ -597,7 +605,7 @@ def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     what the question is about ("which nodejs version", and a body that says the API runs on
     Node.js 20)."""
     return len(anchors) < GATE_MIN_ANCHORS and sum(
-        1 for a in anchors if not COMPOUND_TERM.search(a) and a not in _FRAMING
+        1 for a in anchors if not COMPOUND_TERM.search(a) and not _framing(a)
         and not known(a)) >= 2
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,26 @@ def test_a_benchmark_workspace_is_its_own_repository(tmp_path: Path) -> None:
     assert "outer-retry" in printed()
     perf.own_repository(project)
     assert "outer-retry" not in printed() and "inner-retry" in printed()
+
+
+def test_copies_of_a_folder_are_memories_of_their_own_with_their_own_prerequisites(
+        tmp_path: Path) -> None:
+    sys.path.insert(0, str(REPO / "bench"))
+    import perf
+
+    folder = tmp_path / "memories"
+    (folder / "rules").mkdir(parents=True)
+    (folder / "rules" / "base.md").write_text(
+        "---\nid: base\ntype: rule\ntags: [retry]\nsummary: Retry flaky network calls\n---\n"
+        "Use backoff.\n", encoding="utf-8")
+    (folder / "rules" / "top.md").write_text(
+        "---\nid: top\ntype: rule\ntags:\n  - retry\ndepends_on:\n  - base\n"
+        "summary: Retry the payment webhook\n---\nIdempotency keys first.\n", encoding="utf-8")
+    perf.WORK = tmp_path / "work"
+    corpus = perf.from_folder(folder, 3)
+    assert corpus.size == 6 and corpus.queries["1 anchor"] == "retry"
+    perf.own_repository(corpus.project)
+    graph = subprocess.run([sys.executable, "-m", "engram", "graph", "--json"],
+                           cwd=corpus.project, capture_output=True, text=True, timeout=60)
+    edges = {tuple(edge) for edge in json.loads(graph.stdout)["edges"]}
+    assert edges == {("base", "top"), ("base-c002", "top-c002"), ("base-c003", "top-c003")}

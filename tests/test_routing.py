@@ -512,6 +512,23 @@ def test_a_verb_that_frames_the_task_is_not_an_unknown_topic(workspace: Path) ->
                               "missing")) == EMPTY
 
 
+def test_a_quantity_or_a_word_of_time_and_speed_is_not_an_unknown_topic(workspace: Path) -> None:
+    # "3M", "hour" and "speed" are in no memory; the words that say what to speed up
+    # ("iterrows", "rows", "report script") are in the data-frame rule's body.
+    root = workspace / ".engram"
+    put(root, "frames.md", mem("dataframe-rules", tags=["pandas"],
+                               summary="Data frames in the nightly jobs.",
+                               body="Never loop with iterrows: vectorise over the rows.\n\n"
+                                    "The usage report script reads the events once."))
+    put(root, "queue.md", mem("job-queue", tags=["jobs"], summary="Background jobs retry."))
+    put(root, "ui.md", mem("ui-rules", tags=["frontend"], summary="Components and styling."))
+    assert pack_ids(workspace, "the usage report script does iterrows over 3M rows and takes "
+                               "an hour, speed it up") == ["dataframe-rules"]
+    # A name no memory holds still is a topic of its own.
+    assert ok(load(workspace, "the Spark usage report script does iterrows over 3M rows and "
+                              "takes an hour, speed it up")) == EMPTY
+
+
 def test_one_word_of_a_trigger_phrase_is_not_its_name(workspace: Path) -> None:
     # "node" of "writing backend services in node.js" is not the Elasticsearch nodes; a prompt
     # holding half of the phrase is the task it names, new nouns around it or not.
