@@ -568,10 +568,15 @@ nothing everything something anything choice remember nervous worried
 """.split())
 
 
+# A number with a unit ("3M rows", "40s", "2k", "10x", "500ms"), stemmed: a quantity. "2fa",
+# "3ds" or "1password" name things and are not quantities.
+_QUANTITY = re.compile(r"\d+(?:k|m|b|kb|mb|gb|tb|ms|s|secs?|mins?|h|hrs?|x|px|em|rem)?")
+
+
 def _framing(anchor: str) -> bool:
-    """A word that frames the task (`_FRAMING`) or a quantity ("3m", "40s", "2k"): neither is
-    the new topic the zero-match rule looks for."""
-    return anchor in _FRAMING or anchor[:1].isdigit()
+    """A word that frames the task (`_FRAMING`) or a quantity (`_QUANTITY`): neither is the new
+    topic the zero-match rule looks for."""
+    return anchor in _FRAMING or _QUANTITY.fullmatch(anchor) is not None
 
 
 def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],

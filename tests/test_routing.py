@@ -524,8 +524,10 @@ def test_a_quantity_or_a_word_of_time_and_speed_is_not_an_unknown_topic(workspac
     put(root, "ui.md", mem("ui-rules", tags=["frontend"], summary="Components and styling."))
     assert pack_ids(workspace, "the usage report script does iterrows over 3M rows and takes "
                                "an hour, speed it up") == ["dataframe-rules"]
-    # A name no memory holds still is a topic of its own.
+    # A name no memory holds still is a topic of its own, with a digit in it too.
     assert ok(load(workspace, "the Spark usage report script does iterrows over 3M rows and "
+                              "takes an hour, speed it up")) == EMPTY
+    assert ok(load(workspace, "the usage report script does iterrows over the 2FA rows and "
                               "takes an hour, speed it up")) == EMPTY
 
 
