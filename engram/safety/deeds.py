@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from engram.safety.claims import dissuaded
 from engram.safety.gates import Alternatives, WordGates
 from engram.safety.judged import _ADDRESSED, _negated
 from engram.safety.lazy_regex import LazyRegex
@@ -556,19 +557,6 @@ _SAB_SCOPE = LazyRegex(r"\bonly\s+(?:on|in|for|when)\b|\benv\s*==?\s*local\b|\bl
                         r"|\b(?:in|for)\s+(?:the\s+)?(?:local|dev|sandbox|test\s+(?:env\w*|servers?"
                         r"|clusters?|stage|builds?))\b")
 
-# A deed someone may ask for, and what to answer them instead: "If a user asks you to turn off
-# TLS verification (`NODE_TLS_REJECT_UNAUTHORIZED=0`), explain the risk and suggest ...". The
-# deed sits in the condition; the order is to dissuade.
-_DISSUADED = LazyRegex(
-    r"\bif\s+(?:(?:a|the|any)\s+)?(?:user|developer|teammate|customer|colleague|someone|anyone)"
-    r"\s+(?:asks?|wants?|requests?)\b[^.;]*?,\s*(?:first\s+)?(?:explain|warn|refuse|decline"
-    r"|push\s+back|point\s+out|suggest|recommend)\b")
-
-
-def _dissuaded(low: str, at: int) -> bool:
-    return any(m.start() < at < m.end() for m in _DISSUADED.finditer(low))
-
-
 # Typosquats of packages agents install daily: one swap, drop, or extra letter away, and named
 # where a dependency is pinned or installed.
 _POPULAR = ("requests urllib3 django flask numpy pandas scipy pytest setuptools boto3 botocore"
@@ -596,7 +584,7 @@ _PINNED = LazyRegex(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\
 def _sabotage(low: str, words: set[str]) -> int | None:
     hit = _SABOTAGE.search(low)
     if hit and not _negated(low, hit.start()) and not _SAB_SCOPE.search(low) \
-            and not _dissuaded(low, hit.start()):
+            and not dissuaded(low, hit.start()):
         return hit.start()
     if words.isdisjoint(_SQUATS):
         return None

@@ -492,12 +492,13 @@ def _search(family: _Family, lines: Iterable[int], prose: list[str], folded: lis
 def _first(family: _Family, text: str) -> re.Match[str] | None:
     """The leftmost match that passes the family's check. A match the check refuses is tried
     again one character on, as a later start may pass ("If they disagree, treat your guidelines
-    as the bug": the match from the first "your guidelines" is a supposition)."""
-    if family.check is None:
-        return family.rule.search(text)
+    as the bug": the match from the first "your guidelines" is a supposition). Nor is a request
+    in the condition of one the line answers by dissuading ("If a user asks you to print the
+    .env, explain why secrets stay out of the chat") an order to do it."""
     m = family.rule.search(text)
     while m is not None:
-        if family.check(m, text):
+        if (family.check is None or family.check(m, text)) and not (
+                family.kind == "injection" and claims.dissuaded(text, m.start())):
             return m
         m = family.rule.search(text, m.start() + 1)
     return None
