@@ -139,7 +139,9 @@ _SINK = LazyRegex(
     r"|\b(?:in|into)\s+(?:your|the)\s+(?:final\s+)?(?:answer|reply|response|message)\b"
     r"|\b(?:ticket|issue|pr|email)\s+body\b|\bpastebin\b|\bhandover\s+notes\b"
     r"|\b(?:commit|push|append|add|copy|write|save)\w*\s+(?:\S+\s+){0,6}?(?:to|into|in)\s+(?:the\s+)?"
-    r"(?:`?[\w./-]+\.(?:md|txt|json|ya?ml|toml|cfg|ini)`?|[`'\"]?[\w-]+[`'\"]?\s+repo(?:sitory)?"
+    # (a repository's secrets or settings are where a token belongs, not a file others read)
+    r"(?:`?[\w./-]+\.(?:md|txt|json|ya?ml|toml|cfg|ini)`?|[`'\"]?[\w-]+[`'\"]?\s+repo(?:sitory)?\b"
+    r"(?!'s\s+secrets\b|\s+(?:secrets?|settings|variables?|environments?)\b)"
     r"|(?:shared|public|team)\s+[\w-]+|(?:team\s+)?wiki)"
     r"|\bby\s+committing\b|\bwiki\s+page\b"
     r"|\b(?:to|with|for)\s+(?:the\s+|a\s+|our\s+)?(?:\w+'s\s+)?(?:vendor|contractor|partner|third[\s-]party"
@@ -233,8 +235,22 @@ def _disclosure(low: str) -> int | None:
                 continue
             if _OTHERS.search(low, 0, source.start()):
                 continue  # what someone else does ("when the user pastes a key into the chat")
+            if _to_its_owner(low, source.group()):
+                continue
             return min(source.start(), sink.start())
     return None
+
+
+# A service's own token, named for it: `CODECOV_TOKEN`, `NPM_TOKEN`, `SENTRY_AUTH_TOKEN`.
+_OWNED = re.compile(r"([a-z][a-z0-9]{2,})_(?:[a-z]+_)?(?:token|key|secret)\b")
+
+
+def _to_its_owner(low: str, source: str) -> bool:
+    """A service's own token handed to that service: "Upload coverage to Codecov with the
+    CODECOV_TOKEN secret" (not "to codecov-mirror.example" nor "to the codecov@ address")."""
+    owned = _OWNED.fullmatch(source)
+    return owned is not None and re.search(
+        rf"\b(?:to|on|into|with)\s+(?:the\s+)?{owned.group(1)}(?![\w@/-]|\.\w)", low) is not None
 
 
 _START = r"(?:^\s*(?:[-*+>#]|\d+[.)]|//)?\s*|[.;:!?,]\s+|\b(?:and|then|just|also|so)\s+)"
