@@ -235,10 +235,25 @@ def _disclosure(low: str) -> int | None:
                 continue
             if _OTHERS.search(low, 0, source.start()):
                 continue  # what someone else does ("when the user pastes a key into the chat")
-            if _to_its_owner(low, source.group()):
+            if _to_its_owner(low, source.group()) or _own_store(low, sink):
                 continue
             return min(source.start(), sink.start())
     return None
+
+
+# A store the team owns, said so right before it ("the encrypted S3 bucket acme-backups"), in a
+# line that names nobody else it could belong to.
+_OWN_STORE = re.compile(r"\b(?:encrypted|private|internal|our|backups?)\s+(?:[\w-]+\s+)?$")
+_SOMEONE_ELSE = re.compile(r"\b(?:public|shared|vendor|contractor|partner|third[\s-]party"
+                           r"|external|personal|anyone)\b")
+
+
+def _own_store(low: str, sink: re.Match[str]) -> bool:
+    """A backup to the team's own bucket: "Back up the production database nightly to the
+    encrypted S3 bucket acme-backups"."""
+    return sink.group() == "s3 bucket" and _OWN_STORE.search(
+        low[max(0, sink.start() - 30) : sink.start()]) is not None \
+        and _SOMEONE_ELSE.search(low) is None
 
 
 # A service's own token, named for it: `CODECOV_TOKEN`, `NPM_TOKEN`, `SENTRY_AUTH_TOKEN`.
