@@ -36,6 +36,7 @@ from engram.safety.judged import (
     outbound_shape,
     salutation,
     sent_file,
+    without_identity_files,
 )
 from engram.safety.languages import (
     defended,
@@ -885,7 +886,7 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
         storage = _STORAGE_BEACON_RE.search(low)
         if storage:
             return storage.start(), "browser storage sent to a URL"
-    upload = _UPLOAD_RE.search(low)
+    upload = _UPLOAD_RE.search(without_identity_files(low))
     if upload and _NET_TOOL_RE.search(low):
         return upload.start(), "network command uploading local secrets"
     if "/dev/" in low or " -e " in low:
@@ -1303,6 +1304,28 @@ _FORMAT_WORDS = LazyRegex(
     r"|special\s+tokens|alpaca|llama|mistral|gemma|vicuna|instruct)\b")
 
 
+# A code block that shows a wrapping with nothing in it: tag lines, and "..." or "...page
+# text..." where the content would go.
+_TAG_LINE = re.compile(r"\s*</?[\w-]+(?:\s+[\w-]+=(?:\"[^\"]*\"|'[^']*'))*\s*/?>\s*")
+_PLACEHOLDER_LINE = re.compile(r"\s*(?:\.\.\.|…)(?:[\w\s-]*(?:\.\.\.|…))?\s*")
+
+
+def _empty_sample(index: int, low: list[str], fences: list[bool]) -> bool:
+    """Tool markup in a fenced block whose every line is a tag, a placeholder or blank: the
+    format shown, with no call or result in it to forge."""
+    if not fences[index]:
+        return False
+    start, end = index, index
+    while start > 0 and fences[start - 1]:
+        start -= 1
+    while end + 1 < len(low) and fences[end + 1]:
+        end += 1
+    body = [text for text in low[start : end + 1] if text.strip() and not text.lstrip().startswith(
+        ("```", "~~~"))]
+    return any(_PLACEHOLDER_LINE.fullmatch(text) for text in body) and all(
+        _TAG_LINE.fullmatch(text) or _PLACEHOLDER_LINE.fullmatch(text) for text in body)
+
+
 def _format_sample(index: int, low: list[str], fences: list[bool],
                    hit: Callable[[str], object]) -> bool:
     """A template token in code (a fenced block, or only inside inline code), beside words about
@@ -1457,6 +1480,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if role and role[1].startswith("forged tool-call markup") and "`<" in low[index] \
                 and forged_tool_markup(_NAMED_TAG_RE.sub(" ", low[index])) is None:
             role = None  # `<tool_call>` in inline code names the tag; a forged call has content
+        if role and role[1].startswith("forged tool-call markup") and _empty_sample(
+                index, low, fences):
+            role = None
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
                 index, low, fences, role_in):
             role = None

@@ -887,10 +887,23 @@ _SENT_FILE = LazyRegex(
 )
 
 
+# The key ssh logs in with (`-i ~/.ssh/deploy`, `IdentityFile ~/.ssh/deploy`) is used, not
+# sent: blanked (columns kept) before the paths a command sends are looked for.
+_IDENTITY_FILE = re.compile(r"(?<![\w-])(-i|identityfile)(\s+[\"']?|=)(\S+)")
+
+
+def without_identity_files(low: str) -> str:
+    """The lower-cased line with the key files ssh, scp or rsync log in with blanked."""
+    if "-i" not in low and "identityfile" not in low:
+        return low
+    return _IDENTITY_FILE.sub(lambda m: m.group(1) + m.group(2) + " " * len(m.group(3)), low)
+
+
 def sent_file(low: str) -> int | None:
     """Column of a secret file sent to another machine, or of the home directory served."""
     if "/." not in low and "id_" not in low and "/etc/" not in low and "http.server" not in low:
         return None
+    low = without_identity_files(low)
     for m in _SENT_FILE.finditer(low):
         path = m.group().split()[-1] if m.group() else ""
         # A public key, a host list or a config is no secret; `-o ~/.ssh/known_hosts` downloads.
