@@ -1237,15 +1237,24 @@ def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
     return None
 
 
-def _discussed(index: int, low: list[str], prose: str, fenced: bool) -> bool:
-    """An injection phrase quoted as the bad example beside its defence."""
-    quoted = fenced or low[index].lstrip().startswith(">")
+def _discussed(index: int, low: list[str], prose: str, fences: list[bool]) -> bool:
+    """An injection phrase quoted as the bad example beside its defence: near it, or, in a
+    code block, where the block is introduced ("The attack strings are test data." above an
+    eval file of many cases)."""
+    quoted = fences[index] or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.sub(" ", low[index]))
         quoted = _injects(prose) and not _injects(unquoted)
     if not quoted:
         return False
-    return _defended(index, low)
+    if _defended(index, low):
+        return True
+    if not fences[index]:
+        return False
+    opening = index
+    while opening > 0 and fences[opening - 1]:
+        opening -= 1
+    return _defended(opening - 1, low)  # the fence line, and the lines before it
 
 
 def _quoted_prompt(low: str) -> bool:
@@ -1462,7 +1471,7 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                 hidden_run = decoded_command(text)
             if hidden_run is not None:
                 injection.append((hidden_run, "encoded command run unread"))
-        if injection and _discussed(index, low, prose[index], fences[index]):
+        if injection and _discussed(index, low, prose[index], fences):
             injection = []
         if injection and all(detail == "hide from the user" for _, detail in injection) \
                 and (_quoted_prompt(low[index]) or _NON_FINDING_RE.search(low[index])):
