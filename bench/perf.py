@@ -255,7 +255,8 @@ def from_folder(folder: Path, copies: int = 1) -> Corpus:
     tags: dict[str, int] = {}
     globs: dict[str, int] = {}
     for rel in files:
-        fields = _frontmatter((root / rel).read_text(encoding="utf-8", errors="replace"))
+        found = _frontmatter((root / rel).read_text(encoding="utf-8", errors="replace"))
+        fields = found[0] if found else None
         for key, counts in (("tags", tags), ("applies_to", globs)):
             value = fields.get(key) if fields else None
             for item in [value] if isinstance(value, str) else value or []:
@@ -276,17 +277,19 @@ def from_folder(folder: Path, copies: int = 1) -> Corpus:
     return corpus
 
 
-def _frontmatter(text: str) -> dict[str, object] | None:
-    """A memory file's frontmatter fields (None without valid frontmatter)."""
+def _frontmatter(text: str) -> tuple[dict[str, object], str] | None:
+    """A memory file's frontmatter fields and the text after them, from the closing `---` on
+    (None without valid frontmatter)."""
     import yaml
 
     if not text.startswith("---\n") or "\n---" not in text[3:]:
         return None
+    head, rest = text[4:].split("\n---", 1)
     try:
-        fields = yaml.safe_load(text[4:].split("\n---", 1)[0])
+        fields = yaml.safe_load(head)
     except yaml.YAMLError:
         return None
-    return fields if isinstance(fields, dict) else None
+    return (fields, rest) if isinstance(fields, dict) else None
 
 
 def replicate(root: Path, files: list[str], copies: int) -> list[str]:
@@ -298,10 +301,10 @@ def replicate(root: Path, files: list[str], copies: int) -> list[str]:
     made: list[str] = []
     for rel in files:
         text = (root / rel).read_text(encoding="utf-8", errors="replace")
-        fields = _frontmatter(text)
-        if fields is None:
+        found = _frontmatter(text)
+        if found is None:
             continue  # nothing to rename, and an invalid file stays one
-        body = text[4:].split("\n---", 1)[1]
+        fields, body = found
         for n in range(2, copies + 1):
             suffix = f"-c{n:03d}"
             copy = dict(fields)
