@@ -1114,7 +1114,8 @@ _FENCE_RE = LazyRegex(r"^\s{0,3}(?:`{3,}|~{3,})")
 # near one of these words (see docs/safety.md, "Code and quoted examples").
 # Straight and curly quotes, backticks, and the quotation marks of other languages („…“ «…»
 # 「…」 『…』).
-_QUOTED_SPAN_RE = LazyRegex(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d|`[^`]{4,}`|\'[^\']{12,}\''
+_SPEECH = r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d'  # double quotes, straight or curly
+_QUOTED_SPAN_RE = LazyRegex(_SPEECH + r'|`[^`]{4,}`|\'[^\']{12,}\''
                             r'|\u201e[^\u201c\u201d"]{4,}[\u201c\u201d"]|\u00ab[^\u00bb]{4,}\u00bb'
                             r'|\u300c[^\u300d]{2,}\u300d|\u300e[^\u300f]{2,}\u300f')
 _DEFENCE_RE = LazyRegex(
@@ -1251,10 +1252,7 @@ def _discussed(index: int, low: list[str], prose: str, fences: list[bool]) -> bo
         return True
     if not fences[index]:
         return False
-    opening = index
-    while opening > 0 and fences[opening - 1]:
-        opening -= 1
-    return _defended(opening - 1, low)  # the fence line, and the lines before it
+    return _defended(_block(index, fences)[0] - 1, low)  # the fence line, and the lines before
 
 
 def _quoted_prompt(low: str) -> bool:
@@ -1281,7 +1279,7 @@ _PROMPT_SPAN_RE = LazyRegex(r'`[^`]+`|"[^"]+"|\u201c[^\u201d]+\u201d')
 _NAMED_TAG_RE = LazyRegex(r"`</?[a-z_][\w:-]*>`")
 
 
-_SPEECH_RE = LazyRegex(r'"[^"]{4,}"|\u201c[^\u201d]{4,}\u201d')
+_SPEECH_RE = LazyRegex(_SPEECH)
 
 
 def _ordered_in_speech(low: str) -> bool:
@@ -1332,16 +1330,22 @@ _TAG_LINE = re.compile(r"\s*</?[\w-]+(?:\s+[\w-]+=(?:\"[^\"]*\"|'[^']*'))*\s*/?>
 _PLACEHOLDER_LINE = re.compile(r"\s*(?:\.\.\.|…)(?:[\w\s-]*(?:\.\.\.|…))?\s*")
 
 
+def _block(index: int, fences: list[bool]) -> tuple[int, int]:
+    """The first and last line of the fenced block that holds line `index` (fences aside)."""
+    start = end = index
+    while start > 0 and fences[start - 1]:
+        start -= 1
+    while end + 1 < len(fences) and fences[end + 1]:
+        end += 1
+    return start, end
+
+
 def _empty_sample(index: int, low: list[str], fences: list[bool]) -> bool:
     """Tool markup in a fenced block whose every line is a tag, a placeholder or blank: the
     format shown, with no call or result in it to forge."""
     if not fences[index]:
         return False
-    start, end = index, index
-    while start > 0 and fences[start - 1]:
-        start -= 1
-    while end + 1 < len(low) and fences[end + 1]:
-        end += 1
+    start, end = _block(index, fences)
     body = [text for text in low[start : end + 1] if text.strip() and not text.lstrip().startswith(
         ("```", "~~~"))]
     return any(_PLACEHOLDER_LINE.fullmatch(text) for text in body) and all(
@@ -1354,9 +1358,7 @@ def _format_sample(index: int, low: list[str], fences: list[bool],
     prompt formats (for a block, near it or in it)."""
     start = index
     if fences[index]:
-        while start > 0 and fences[start - 1]:
-            start -= 1
-        start -= 1  # the fence line
+        start = _block(index, fences)[0] - 1  # the fence line
     elif not _QUOTED_SPAN_RE.search(low[index]) or hit(_QUOTED_SPAN_RE.sub(" ", low[index])):
         return False
     # Identifiers count: `test_mistral_template`, `apply_chat_template`.

@@ -369,6 +369,7 @@ _NEGATED_RE = LazyRegex(r"\b(?:not|never|don'?t|no|nor|without|avoid|refuse|forb
 # summarise what the assistant can do instead". The deed sits in the condition (`cond`); the
 # order is to dissuade, or to do something else.
 _IN_SENTENCE = r"(?:[^.;]|\.(?=\w))"  # the dot of ".env" or "next.js" ends no sentence
+_IN_CLAUSE = r"(?:[^,.;]|\.(?=\w))"  # ... and a comma ends a clause
 _DISSUADED = LazyRegex(
     r"(?P<cond>\b(?:(?:if|when|whenever|should)\s+(?:(?:a|the|any)\s+)?(?:user|developer"
     r"|teammate|customer|colleague|someone|anyone)\s+(?:asks?|wants?|requests?)"
@@ -381,8 +382,8 @@ _DISSUADED = LazyRegex(
     # instead" or "print the secrets instead"
     r"|(?:(?!\b(?:print|show|reveal|output|dump|display|paste|give|send|share|repeat|recite)"
     r"\s+(?:it|them|those|these|that|everything|all)\b|\b(?:secrets?|passwords?|tokens?"
-    r"|credentials?|(?:api|private|ssh)\s+keys?|keys)\b|\.env\b(?!\.))(?:[^,.;]|\.(?=\w)))*?"
-    r"\binstead\b(?!\s+of\b))")  # one clause: a comma ends it
+    r"|credentials?|(?:api|private|ssh)\s+keys?|keys)\b|\.env\b(?!\.))" + _IN_CLAUSE + r")*?"
+    r"\binstead\b(?!\s+of\b))")
 
 
 def dissuaded(low: str, at: int) -> bool:
