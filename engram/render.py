@@ -248,6 +248,9 @@ class Printable(NamedTuple):
     body: str = ""
     findings: tuple[Finding, ...] = ()
     allowed: tuple[Finding, ...] = ()
+    # Every finding of a scan run by this check (no stored verdict on these bytes), for the
+    # index to keep; None when a stored verdict stood.
+    scanned: tuple[Finding, ...] | None = None
 
     @property
     def exclusion(self) -> str:
@@ -269,15 +272,16 @@ def check_printable(memory: Memory, root: Path, stored: tuple[Finding, ...] | No
         return Printable("unreadable")
     if sha256(raw).hexdigest() != memory.sha256:
         return Printable("changed")
+    scanned = None
     if stored is None:
         from engram.safety.verdicts import judge  # the scan's rules load only when needed
 
-        stored = judge(raw, memory)
+        stored = scanned = judge(raw, memory)
     text = raw.decode("utf-8", errors="replace").lstrip("\ufeff")
     body = "\n".join(line for _, line in rendered_lines(text))
     exempt = frozenset(memory.safety_allow if allow is None else allow)
     findings = tuple(f for f in stored if f.kind not in exempt)
     allowed = tuple(f for f in stored if f.kind in exempt)
     if findings:
-        return Printable("unsafe", findings=findings, allowed=allowed)
-    return Printable("ok", body=body, allowed=allowed)
+        return Printable("unsafe", findings=findings, allowed=allowed, scanned=scanned)
+    return Printable("ok", body=body, allowed=allowed, scanned=scanned)

@@ -174,6 +174,8 @@ class Scopes:
         found: Printable | None = memo.get(key)
         if found is None:
             found = check_printable(memory, index.root, index.verdict(memory.sha256), allow)
+            if found.scanned is not None:  # the first print of these bytes: keep the verdict
+                index.remember_verdict(memory.sha256, found.scanned)
             if found.status in ("ok", "unsafe"):
                 memo[key] = found
         return found

@@ -4,7 +4,8 @@ What other modules may use is listed in `__all__`: opening and refreshing a scop
 (`ScopeIndex.open`, `refresh`, `invalidate`, `close`, `discard`), pausing the cyclic collector
 while a process holds many decoded rows (`collector_paused`), and its typed reads (postings
 for anchors, record heads, full records, restrictions, path globs, stored problems and safety
-verdicts). Everything else lives in private modules and may change with the schema:
+verdicts) and the one write a read may make: keeping a print-time safety verdict
+(`remember_verdict`). Everything else lives in private modules and may change with the schema:
 
 - `_schema`: the SQLite tables, opening the file, damaged files.
 - `_encoding`: how a memory is stored (bit-packed per-field counts and lengths, the record as

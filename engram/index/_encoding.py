@@ -155,8 +155,6 @@ class Prepared(NamedTuple):
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence,
     # names, forms.
     columns: tuple[object, ...]
-    # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
-    verdict: tuple[str, str] | None = None
 
 
 @functools.lru_cache(maxsize=1024)

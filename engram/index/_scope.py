@@ -49,6 +49,7 @@ from engram.index._encoding import (
     weighted_length,
 )
 from engram.index._schema import (
+    BUSY_TIMEOUT_S,
     INDEX_FILE,
     SCHEMA_VERSION,
     is_corrupt,
@@ -71,6 +72,7 @@ from engram.paths import CACHE_DIRNAME, derived_dir
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
 BULK_TERMS = 5000  # an edit writing more terms than this appends new blocks as a build does
+VERDICT_WAIT_MS = 50  # how long storing a print-time verdict waits for another writer
 MEMO_MAX = 20_000  # records and posting lists kept by an open index between writes
 
 
@@ -144,9 +146,8 @@ class ScopeIndex:
     def expected_listing(self) -> tuple[str, str] | None:
         """(listing signature, ignore-file signature) a walk of the root must find for the
         index to be current as it stands; None when a refresh has work to do whatever the walk
-        finds (just built, or built under another schema or other safety rules)."""
-        if self._just_built or self.meta("version") != SCHEMA_VERSION \
-                or not self._same_scanner():
+        finds (just built, or built under another schema)."""
+        if self._just_built or self.meta("version") != SCHEMA_VERSION:
             return None
         listing, ignore = self.meta("listing"), self.meta("ignore")
         return (listing, ignore) if listing and ignore is not None else None
@@ -177,10 +178,7 @@ class ScopeIndex:
         conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have refreshed while we waited for the write lock.
-            full = force or self.meta("ignore") != ignore_sig or not self._same_scanner()
-            # The bytes of each file the index holds a verdict on: a file still holding them is
-            # not scanned again, even by a full re-index (`graph --rebuild`, `check`).
-            judged = self._judged() if full else {}
+            full = force or self.meta("ignore") != ignore_sig
             if full:
                 for table in ("files", "memories", "postings", "bands", "near", "requires"):
                     conn.execute(f"DELETE FROM {table}")
@@ -193,7 +191,7 @@ class ScopeIndex:
             changed, removed = found if found is not None and not full \
                 and self._data_version() == seen else self._changes(stats)
             # A full refresh goes on even with nothing to index (an empty scope): it records
-            # the schema and safety rules the index is now current under, or every later load
+            # the schema and ignore rules the index is now current under, or every later load
             # would find it out of date and refresh every scope before routing.
             if not full and not changed and not removed and self.meta("ignore") == ignore_sig:
                 conn.execute("COMMIT")
@@ -210,14 +208,13 @@ class ScopeIndex:
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
             with collector_paused() if bulk else nullcontext():
-                self._apply(changed, removed, judged)
+                self._apply(changed, removed)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
             self._set_meta("ignore", ignore_sig)
             if full:
                 conn.execute("DELETE FROM verdicts WHERE scanner != ?", (SCANNER_VERSION,))
-            self._set_meta("scanner", SCANNER_VERSION)
             self._set_meta("listing", listing)
             self._derive()
             conn.execute("COMMIT")
@@ -233,15 +230,9 @@ class ScopeIndex:
         self.conn.execute("UPDATE files SET mtime_ns=-1 WHERE rel=?", (rel,))
         self.conn.execute("DELETE FROM meta WHERE key='listing'")
 
-    def _same_scanner(self) -> bool:
-        # Verdicts from other safety rules (an upgraded engram) are never used, so every printed
-        # memory would be rescanned on every load until its file changed: re-index once instead.
-        return self.meta("scanner") == SCANNER_VERSION
-
     def _same_setup(self, ignore_sig: str) -> bool:
-        """Indexed under this ignore file, schema and safety rules: only file changes matter."""
-        return self.meta("ignore") == ignore_sig and self.meta("version") == SCHEMA_VERSION \
-            and self._same_scanner()
+        """Indexed under this ignore file and schema: only file changes matter."""
+        return self.meta("ignore") == ignore_sig and self.meta("version") == SCHEMA_VERSION
 
     def _remember_listing(self, listing: str) -> None:
         with suppress(sqlite3.OperationalError):  # busy or read-only: only an optimisation
@@ -263,24 +254,14 @@ class ScopeIndex:
                          if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
-    def _judged(self) -> dict[str, str]:
-        """rel -> sha256 of every file whose bytes have a verdict from the current rules."""
-        return dict(self.conn.execute(
-            "SELECT f.rel, f.sha256 FROM files f JOIN verdicts v ON v.sha256 = f.sha256"
-            " WHERE v.scanner = ?", (SCANNER_VERSION,)))
-
-    def _apply(self, changed: list[FileStat], removed: list[str],
-               judged: dict[str, str]) -> None:
+    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
         conn = self.conn
         ignore = IgnoreRules(self.root)
         released = {self._drop(rel) for rel in removed}  # the bytes those files held
         wanted: list[FileStat] = []
         for stat in changed:
             if not self._delta.full:  # a full refresh starts from empty tables
-                held = self._drop(stat.rel)
-                released.add(held)
-                if held and self.verdict(held) is not None:  # touched, perhaps not changed
-                    judged[stat.rel] = held
+                released.add(self._drop(stat.rel))
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -289,7 +270,7 @@ class ScopeIndex:
         first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
-        for batch, made in prepare_all(self.root, self.scope, wanted, first_key, judged):
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
             stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
             self._store(stored)
             conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
@@ -378,9 +359,6 @@ class ScopeIndex:
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
-        conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)", (
-            (*prepared.verdict[:1], SCANNER_VERSION, prepared.verdict[1])
-            for _, prepared in stored if prepared.verdict is not None))
         for key, prepared in stored:
             depth = self._delta.learn(key, prepared)
             if depth is not None:
@@ -668,6 +646,20 @@ class ScopeIndex:
         if row is None:
             return None
         return tuple(Finding(kind, line, detail) for kind, line, detail in json.loads(row[0]))
+
+    def remember_verdict(self, sha: str, findings: tuple[Finding, ...]) -> None:
+        """Keep the verdict a print-time scan reached on the bytes with this sha256, so their
+        next print reads it instead of scanning again. Only a saving: an index that is busy
+        (another process writing), read-only or full keeps none, and the scan runs again."""
+        encoded = json.dumps([[f.kind, f.line, f.detail] for f in findings], ensure_ascii=False)
+        # A hook must not wait out a long re-index by another process for a saving.
+        self.conn.execute(f"PRAGMA busy_timeout={VERDICT_WAIT_MS}")
+        try:
+            with suppress(sqlite3.Error):
+                self.conn.execute("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)",
+                                  (sha, SCANNER_VERSION, encoded))
+        finally:
+            self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
 
 
 def _record(key: int, data: str, depth: int, dup_group: str | None) -> Record:

@@ -1,16 +1,14 @@
-"""Verdicts on whole memory files: what is scanned, and the stored form of what was found.
+"""Verdicts on whole memory files: what is scanned.
 
-A file's verdict is computed once, when it is indexed, from the bytes read then, and stored
-under their sha256 (engram.index). At print time engram re-reads the file and hashes it: equal
-hashes prove the bytes printed are the bytes scanned, so the stored verdict stands and nothing
-is rescanned (engram.render). `safety.allow` is applied at print time, never stored.
+Every print re-reads the memory's file and hashes it (engram.render). The first time bytes are
+about to print they are judged here and the verdict is kept in the index under their sha256
+(engram.index); later prints of the same bytes read it, and nothing is rescanned. Indexing scans
+nothing: most memories of a large set never print. `safety.allow` is applied at print time,
+never stored.
 """
 
 from __future__ import annotations
 
-import json
-
-from engram.hashing import sha256
 from engram.model import Finding, Memory
 from engram.safety import scan
 
@@ -40,13 +38,3 @@ def judge(raw: bytes, memory: Memory) -> tuple[Finding, ...]:
 
     text = printed_text(raw)
     return scan([*rendered_lines(text), *card_lines(text, memory)]).findings
-
-
-def encode(findings: tuple[Finding, ...]) -> str:
-    return json.dumps([[f.kind, f.line, f.detail] for f in findings], ensure_ascii=False)
-
-
-def judge_file(raw: bytes, memory: Memory) -> tuple[str, str]:
-    """(sha256 of the bytes judged, encoded findings) for the index: the bytes the memory was
-    parsed from, read once."""
-    return sha256(raw).hexdigest(), encode(judge(raw, memory))

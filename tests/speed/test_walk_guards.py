@@ -134,13 +134,10 @@ def test_a_folder_removed_between_listing_and_stat_drops_only_its_files(tmp_path
     assert stats.count(None) == 2
 
 
-@pytest.mark.parametrize("outdated", ["scanner", "version"])
-def test_an_empty_scope_is_current_after_one_refresh_under_new_rules(
-        tmp_path: Path, outdated: str) -> None:
-    # An index built under older safety rules (or schema) has a refresh due whatever the walk
-    # finds: until one records the new ones, every load refreshes every scope before routing
-    # instead of walking beside it. An empty scope (a global folder with no memories yet) must
-    # record them too.
+def test_an_empty_scope_is_current_after_one_refresh_under_a_new_schema(tmp_path: Path) -> None:
+    # An index built under an older schema has a refresh due whatever the walk finds: until one
+    # records the new one, every load refreshes every scope before routing instead of walking
+    # beside it. An empty scope (a global folder with no memories yet) must record it too.
     from engram.index import ScopeIndex
     from engram.model import GLOBAL
 
@@ -149,7 +146,7 @@ def test_an_empty_scope_is_current_after_one_refresh_under_new_rules(
     index = ScopeIndex.open(root, GLOBAL)
     index.refresh()
     assert index.expected_listing() is not None
-    index.conn.execute("UPDATE meta SET value='old' WHERE key=?", (outdated,))
+    index.conn.execute("UPDATE meta SET value='old' WHERE key='version'")
     index.conn.commit()
     index.close()
     index = ScopeIndex.open(root, GLOBAL)
@@ -157,3 +154,25 @@ def test_an_empty_scope_is_current_after_one_refresh_under_new_rules(
     index.refresh()
     assert index.expected_listing() is not None
     index.close()
+
+
+def test_new_safety_rules_leave_the_index_current(workspace: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Verdicts are reached at print time and carry the rules' version: an upgraded engram reads
+    # none of the old ones and judges each memory again when it next prints, so nothing needs
+    # re-indexing (at 10k real rule files that would cost a prompt several seconds).
+    from engram.index import ScopeIndex, _scope
+    from engram.model import WORKSPACE
+
+    root = workspace / ".engram"
+    put(root, "one.md", mem("one"))
+    index = ScopeIndex.open(root, WORKSPACE)
+    index.refresh()
+    index.close()
+    monkeypatch.setattr(_scope, "SCANNER_VERSION", "newer-rules")
+    index = ScopeIndex.open(root, WORKSPACE)
+    try:
+        assert index.expected_listing() is not None
+        assert not index.refresh()
+    finally:
+        index.close()
