@@ -540,20 +540,12 @@ def measure_edits(bench: Bench, corpus: Corpus, query: str, warm: float) -> None
         corpus.files[rng.randrange(len(corpus.files))]
         for _ in range(3 if bench.quick else max(5, bench.runs // 2))]))
     timed: list[tuple[float, str]] = []
-    # The edited memory's first print, by id, once the edit is indexed: its new bytes are
-    # safety-scanned then (the edit itself scans nothing), so this is what a user pays who
-    # edits a memory and then asks for it.
-    printed: list[tuple[float, str]] = []
     for n, rel in enumerate(picks):
         path = corpus.root / rel
         original = path.read_bytes()
         try:
             path.write_bytes(original + f"\nedited {n}\n".encode())
             timed.append((bench.engram_run(corpus, "load", query).seconds, rel))
-            found = _frontmatter(original.decode("utf-8", errors="replace"))
-            mid = found[0].get("id") if found else None
-            if isinstance(mid, str):
-                printed.append((bench.engram_run(corpus, "load", "--id", mid).seconds, rel))
         finally:
             path.write_bytes(original)
         bench.engram_run(corpus, "load", query)  # re-index the restored file, untimed
@@ -570,11 +562,6 @@ def measure_edits(bench: Bench, corpus: Corpus, query: str, warm: float) -> None
         ok = cost <= 10 * max(small, 0.01)
     bench.add(f"load after editing one file (worst of {len(picks)})", corpus.label, target,
               high, f"{ms(high)}, median {ms(med)} (warm {ms(warm)}; worst: {high_rel})", ok)
-    if printed:
-        first, first_rel = max(printed)
-        bench.add(f"load --id the file just edited (worst of {len(printed)})", corpus.label, "-",
-                  first, f"{ms(first)}, median {ms(statistics.median(t for t, _ in printed))}"
-                  f" (worst: {first_rel})", None)
 
 
 def mcp_round_trips(engram: str, env: dict[str, str], cwd: Path, task: str,

@@ -1,6 +1,7 @@
-"""Scan once, when bytes first print: the verdict is kept per content hash, and later prints only
-prove the bytes are the ones judged (rescanning when the index has no verdict from the current
-rules, and printing all the same when the index cannot keep one)."""
+"""Scan once, at index time: the verdict is stored per content hash, and printing only proves the
+bytes are the ones judged (rescanning when the index has no verdict from the current rules, or
+none because a bulk index left the scan to each memory's first print, and keeping that
+verdict when it can)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import hashlib
 import sqlite3
 from pathlib import Path
 
+import pytest
 from cli_helpers import body_ids, load, ok
 from conftest import write_memory
 
+from engram.index import _scope
 from engram.model import SCANNER_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +45,7 @@ def verdicts(project: Path) -> dict[str, str]:
                                  (SCANNER_VERSION,)).fetchall())
 
 
-def test_the_first_print_keeps_one_verdict_per_content_hash(workspace: Path) -> None:
+def test_indexing_stores_one_verdict_per_content_hash(workspace: Path) -> None:
     write_memory(workspace / ".engram", "rules/safe.md", SAFE)
     write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
     write_memory(workspace / ".engram", "rules/copy.md", SAFE.replace("deploy-steps", "copy"))
@@ -51,15 +54,38 @@ def test_the_first_print_keeps_one_verdict_per_content_hash(workspace: Path) -> 
     rows = verdicts(workspace)
     assert rows[sha(SAFE)] == "[]"
     assert rows[sha(HOSTILE)] == '[["injection", 7, "instruction override"]]'
-    assert len(rows) == 3  # indexed but never about to print: not scanned
+    assert rows[sha(BILLING)] == "[]"  # indexed, never printed: judged all the same
+    assert len(rows) == 4
+
+
+def test_a_bulk_index_leaves_the_scan_to_each_memorys_first_print(
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Over SCAN_MOST files to index (1,000; three here), the index is built without scanning:
+    # a first index of 10,000 real rule files would otherwise spend minutes judging memories
+    # most of which never print. The first print judges its memory and keeps the verdict.
+    monkeypatch.setattr(_scope, "SCAN_MOST", 2)
+    write_memory(workspace / ".engram", "rules/safe.md", SAFE)
+    write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
+    write_memory(workspace / ".engram", "rules/billing.md", BILLING)
+    result = load(workspace, "deploy")
+    assert body_ids(ok(result)) == ["deploy-steps"]
+    assert "engram: withheld deploy-override: injection (line 7)" in result.stderr
+    assert verdicts(workspace) == {sha(SAFE): "[]",
+                                   sha(HOSTILE): '[["injection", 7, "instruction override"]]'}
     assert body_ids(ok(load(workspace, "invoice totals"))) == ["invoice-rounding"]
     assert verdicts(workspace)[sha(BILLING)] == "[]"
+    # An edit is a small refresh: judged when indexed, printed or not.
+    edited = BILLING.replace("half-even", "half-up")
+    write_memory(workspace / ".engram", "rules/billing.md", edited)
+    ok(load(workspace, "deploy"))
+    assert verdicts(workspace)[sha(edited)] == "[]"
 
 
 def test_an_index_that_cannot_keep_a_verdict_still_prints_the_scanned_memory(
-        workspace: Path) -> None:
+        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Another process holds the index's write lock (a long re-index): the print-time scan
     # stands for this load, the hook does not wait it out, and the next load keeps it.
+    monkeypatch.setattr(_scope, "SCAN_MOST", 2)
     write_memory(workspace / ".engram", "rules/safe.md", SAFE)
     write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
     write_memory(workspace / ".engram", "rules/billing.md", BILLING)
@@ -132,3 +158,16 @@ def test_new_safety_rules_rejudge_each_memory_at_its_next_print(workspace: Path)
     with db(workspace) as conn:
         scanners = dict(conn.execute("SELECT sha256, scanner FROM verdicts").fetchall())
     assert scanners == {sha(SAFE): SCANNER_VERSION}
+
+
+@pytest.mark.slow
+def test_a_first_index_of_over_a_thousand_files_judges_only_what_prints(
+        workspace: Path) -> None:
+    for n in range(1001):
+        write_memory(workspace / ".engram", f"rules/r{n:04d}.md",
+                     f"---\nid: rule-{n:04d}\ntype: rule\ntags: [area{n}]\n---\n"
+                     f"Rule {n} of the handbook.\n")
+    write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
+    result = load(workspace, "deploy")
+    assert "engram: withheld deploy-override: injection (line 7)" in result.stderr
+    assert verdicts(workspace) == {sha(HOSTILE): '[["injection", 7, "instruction override"]]'}

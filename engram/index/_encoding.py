@@ -10,14 +10,14 @@ import functools
 import json
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from engram.config import DEFAULT_FIELD_WEIGHTS
 from engram.discover import compile_globs
 from engram.index._dedupe import body_signature
 from engram.index._types import FIELDS, FieldCounts, Head
-from engram.model import Memory
+from engram.model import Finding, Memory
 from engram.tokenize import name_words, tokens, written_form
 
 # Field order is fixed: per-field counts are packed into one integer per posting, 9 bits each.
@@ -155,6 +155,13 @@ class Prepared(NamedTuple):
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence,
     # names, forms.
     columns: tuple[object, ...]
+    # The safety verdict on the file's bytes as read when indexed: (their sha256, findings).
+    verdict: tuple[str, str] | None = None
+
+
+def encode_findings(findings: Iterable[Finding]) -> str:
+    """A safety verdict as the index stores it (`ScopeIndex.verdict` reads it back)."""
+    return json.dumps([[f.kind, f.line, f.detail] for f in findings], ensure_ascii=False)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -43,6 +43,7 @@ from engram.index._encoding import (
     HEAD_FIELDS,
     Prepared,
     decode_head,
+    encode_findings,
     memory_from_json,
     names_from_json,
     unpack_counts,
@@ -72,6 +73,10 @@ from engram.paths import CACHE_DIRNAME, derived_dir
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
 BULK_TERMS = 5000  # an edit writing more terms than this appends new blocks as a build does
+# A refresh indexing more files than this leaves their safety scan to each one's first print:
+# at about 12 ms of CPU a real rule file, scanning 10,000 in the first index would take it
+# from seconds to minutes, for memories most of which never print.
+SCAN_MOST = 1000
 VERDICT_WAIT_MS = 50  # how long storing a print-time verdict waits for another writer
 MEMO_MAX = 20_000  # records and posting lists kept by an open index between writes
 
@@ -179,6 +184,9 @@ class ScopeIndex:
         try:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig
+            # The bytes of each file the index holds a verdict on: a file still holding them is
+            # not scanned again, even by a full re-index (`graph --rebuild`, `check`).
+            judged = self._judged() if full else {}
             if full:
                 for table in ("files", "memories", "postings", "bands", "near", "requires"):
                     conn.execute(f"DELETE FROM {table}")
@@ -208,7 +216,7 @@ class ScopeIndex:
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
             with collector_paused() if bulk else nullcontext():
-                self._apply(changed, removed)
+                self._apply(changed, removed, judged)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
@@ -254,14 +262,24 @@ class ScopeIndex:
                          if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
-    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
+    def _judged(self) -> dict[str, str]:
+        """rel -> sha256 of every file whose bytes have a verdict from the current rules."""
+        return dict(self.conn.execute(
+            "SELECT f.rel, f.sha256 FROM files f JOIN verdicts v ON v.sha256 = f.sha256"
+            " WHERE v.scanner = ?", (SCANNER_VERSION,)))
+
+    def _apply(self, changed: list[FileStat], removed: list[str],
+               judged: dict[str, str]) -> None:
         conn = self.conn
         ignore = IgnoreRules(self.root)
         released = {self._drop(rel) for rel in removed}  # the bytes those files held
         wanted: list[FileStat] = []
         for stat in changed:
             if not self._delta.full:  # a full refresh starts from empty tables
-                released.add(self._drop(stat.rel))
+                held = self._drop(stat.rel)
+                released.add(held)
+                if held and self.verdict(held) is not None:  # touched, perhaps not changed
+                    judged[stat.rel] = held
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -270,7 +288,9 @@ class ScopeIndex:
         first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
-        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
+        # A bulk index leaves the scan to each memory's first print (`remember_verdict`).
+        scan = judged if len(wanted) <= SCAN_MOST else None
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key, scan):
             stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
             self._store(stored)
             conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
@@ -359,6 +379,9 @@ class ScopeIndex:
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
+        conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)", (
+            (*prepared.verdict[:1], SCANNER_VERSION, prepared.verdict[1])
+            for _, prepared in stored if prepared.verdict is not None))
         for key, prepared in stored:
             depth = self._delta.learn(key, prepared)
             if depth is not None:
@@ -651,7 +674,7 @@ class ScopeIndex:
         """Keep the verdict a print-time scan reached on the bytes with this sha256, so their
         next print reads it instead of scanning again. Only a saving: an index that is busy
         (another process writing), read-only or full keeps none, and the scan runs again."""
-        encoded = json.dumps([[f.kind, f.line, f.detail] for f in findings], ensure_ascii=False)
+        encoded = encode_findings(findings)
         # A hook must not wait out a long re-index by another process for a saving.
         self.conn.execute(f"PRAGMA busy_timeout={VERDICT_WAIT_MS}")
         try:

@@ -1,10 +1,11 @@
 """Verdicts on whole memory files: what is scanned.
 
-Every print re-reads the memory's file and hashes it (engram.render). The first time bytes are
-about to print they are judged here and the verdict is kept in the index under their sha256
-(engram.index); later prints of the same bytes read it, and nothing is rescanned. Indexing scans
-nothing: most memories of a large set never print. `safety.allow` is applied at print time,
-never stored.
+A file's verdict is computed when it is indexed, from the bytes read then, and stored under
+their sha256 (engram.index). At print time engram re-reads the file and hashes it: equal hashes
+prove the bytes printed are the bytes scanned, so the stored verdict stands and nothing is
+rescanned (engram.render). Bytes without a verdict (a bulk index leaves the scan to each
+memory's first print, and a verdict from other rules is ignored) are judged there and then, and
+the verdict is kept. `safety.allow` is applied at print time, never stored.
 """
 
 from __future__ import annotations
