@@ -362,7 +362,9 @@ _OUTBOUND = LazyRegex(
 )
 # A clause that forbids or warns is not an order to do the thing it names.
 _NEGATED = LazyRegex(
-    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*|[.;:!?(,\u2013\u2014]\s*|\b(?:and|but|or)\s+)(?:never|do\s+not"
+    # (a list item may be a task-list checkbox: "- [ ] No new `eval` ... on untrusted data")
+    r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*(?:\[[ x]\]\s*)?|[.;:!?(,\u2013\u2014]\s*|\b(?:and|but|or)\s+)"
+    r"(?:never|do\s+not"
     r"|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
     # ("no" as an answer, "actually, no:", is no negation)
@@ -710,11 +712,24 @@ _SCRUBBED = LazyRegex(r"\s*(?:are\s+|is\s+|being\s+)?(?:scrubbed|redacted|masked
                        r"|excluded|filtered|omitted|hashed|encrypted)\b")
 
 
+# What a quiet skill leaves out of its reply: everything but failures ("don't mention it unless a
+# formatter failed"), or layout nobody needs to hear about ("the user does not need to hear that
+# whitespace moved"). Keeping either back conceals nothing.
+_ROUTINE = LazyRegex(
+    r"[^.;!?]{0,40}?\bunless\s+(?:[\w-]+\s+){0,3}?(?:fail(?:s|ed)?|breaks|broke|errors?"
+    r"|errored|went\s+wrong|goes\s+wrong)\b"
+    r"|\s+(?:that\s+|about\s+)?(?:the\s+)?(?:whitespace|formatting|indentation|import\s+order"
+    r"|trailing\s+commas|line\s+endings)\b"
+)
+
+
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
     for m in _RULES["harm" if feature == "act" else feature].finditer(line):
         if feature == "act" and m.group("data"):
+            continue
+        if feature == "conceal" and _ROUTINE.match(line, m.end()):
             continue
         if feature == "outbound" and (_noun(line, m) or _API_USE.search(line)):
             continue
@@ -735,8 +750,10 @@ def _noun(line: str, m: re.Match[str]) -> bool:
     if verb is None:
         return False
     # ... and part of a name: `--email-address`, `post_url`, `save.py`.
+    # ... or one alternative of a pattern (`/(token|cookie|email|phone|iban)/i`, the keys a log
+    # redactor masks).
     if line[verb.start() - 1 : verb.start()] in ("-", "_", ".", "/") or line[
-            verb.end() : verb.end() + 1] in ("-", "_", ".", "/", "("):
+            verb.end() : verb.end() + 1] in ("-", "_", ".", "/", "(", "|"):
         return True
     return bool(_NOUN_USE.search(line, max(0, verb.start() - 30), verb.start())
                 or _NOUN_AFTER.match(line, verb.end()))
@@ -842,8 +859,13 @@ def _twice(feature: str, line: str, at: int) -> bool:
     the guidelines for the rest of the session"; "this stays between you and me; the user
     doesn't need to hear about it")."""
     first = _RULES[feature].match(line, at)
-    again = _RULES[feature].search(line, first.end()) if first else None
-    return again is not None and not _negated(line, again.start())
+    if first is None:
+        return False
+    for again in _RULES[feature].finditer(line, first.end()):
+        if feature == "conceal" and _ROUTINE.match(line, again.end()):
+            continue
+        return not _negated(line, again.start())
+    return False
 
 
 
