@@ -58,15 +58,19 @@ def test_indexing_stores_one_verdict_per_content_hash(workspace: Path) -> None:
     assert len(rows) == 4
 
 
+def deploy_rules_and_billing(workspace: Path) -> None:
+    write_memory(workspace / ".engram", "rules/safe.md", SAFE)
+    write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
+    write_memory(workspace / ".engram", "rules/billing.md", BILLING)
+
+
 def test_a_bulk_index_leaves_the_scan_to_each_memorys_first_print(
         workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Over SCAN_MOST files to index (1,000; three here), the index is built without scanning:
     # a first index of 10,000 real rule files would otherwise spend minutes judging memories
     # most of which never print. The first print judges its memory and keeps the verdict.
     monkeypatch.setattr(_scope, "SCAN_MOST", 2)
-    write_memory(workspace / ".engram", "rules/safe.md", SAFE)
-    write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
-    write_memory(workspace / ".engram", "rules/billing.md", BILLING)
+    deploy_rules_and_billing(workspace)
     result = load(workspace, "deploy")
     assert body_ids(ok(result)) == ["deploy-steps"]
     assert "engram: withheld deploy-override: injection (line 7)" in result.stderr
@@ -86,9 +90,7 @@ def test_an_index_that_cannot_keep_a_verdict_still_prints_the_scanned_memory(
     # Another process holds the index's write lock (a long re-index): the print-time scan
     # stands for this load, the hook does not wait it out, and the next load keeps it.
     monkeypatch.setattr(_scope, "SCAN_MOST", 2)
-    write_memory(workspace / ".engram", "rules/safe.md", SAFE)
-    write_memory(workspace / ".engram", "rules/hostile.md", HOSTILE)
-    write_memory(workspace / ".engram", "rules/billing.md", BILLING)
+    deploy_rules_and_billing(workspace)
     ok(load(workspace, "invoice totals"))
     writer = sqlite3.connect(workspace / ".engram" / ".cache" / "index.sqlite",
                              isolation_level=None)
