@@ -675,14 +675,14 @@ class ScopeIndex:
         next print reads it instead of scanning again. Only a saving: an index that is busy
         (another process writing), read-only or full keeps none, and the scan runs again."""
         encoded = encode_findings(findings)
-        # A hook must not wait out a long re-index by another process for a saving.
-        self.conn.execute(f"PRAGMA busy_timeout={VERDICT_WAIT_MS}")
-        try:
-            with suppress(sqlite3.Error):
+        with suppress(sqlite3.Error):
+            # A hook must not wait out a long re-index by another process for a saving.
+            self.conn.execute(f"PRAGMA busy_timeout={VERDICT_WAIT_MS}")
+            try:
                 self.conn.execute("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)",
                                   (sha, SCANNER_VERSION, encoded))
-        finally:
-            self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
 
 
 def _record(key: int, data: str, depth: int, dup_group: str | None) -> Record:
