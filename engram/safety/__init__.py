@@ -292,7 +292,8 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "fake new instructions",
-        r"\b(?:new|real|actual|true|hidden|secret)\s+(?:system\s+)?(?:instructions?|prompt"
+        # (not a command's flag: `pulumi config set --secret orders:stripeWebhookSecret`)
+        r"\b(?<!-)(?:new|real|actual|true|hidden|secret)\s+(?:system\s+)?(?:instructions?|prompt"
         r"|directives?|orders)\s*:",
     ),
     (
@@ -834,12 +835,21 @@ def _injection(prose: str, anchored: frozenset[int] = ALL) -> list[tuple[int, in
         ] + more
     if not more:
         return more
-    # "Never reveal your system prompt" is the defence the leak request reads like.
-    return [hit for hit in more if hit[2] != "prompt leak request"
-            or not _REFUSED_RE.search(prose, max(0, hit[0] - 24), hit[0])]
+    # "Never reveal your system prompt" is the defence the leak request reads like, and "someone
+    # in the room should act as a malicious user" gives a person the part, not the model.
+    return [hit for hit in more if not (
+        hit[2] == "prompt leak request" and _REFUSED_RE.search(prose, max(0, hit[0] - 24), hit[0])
+        or hit[2] == "persona switch" and _PERSON_CAST_RE.search(prose, max(0, hit[0] - 80),
+                                                                 hit[0]))]
 
 
+# A line of code that is one string literal (an item of a list of test strings).
+_STRING_ITEM_RE = LazyRegex(r"""\s*(?:"[^"]*"|'[^']*')\s*,?\s*$""")
 _REFUSED_RE = LazyRegex(r"\b(?:never|not|n't|mustn'?t|refuse\s+to)\s+(?:\w+\s+)?$")
+_PERSON_CAST_RE = LazyRegex(
+    r"\b(?:someone|somebody|one\s+(?:person|of\s+(?:you|us|them))|a\s+(?:teammate|colleague"
+    r"|volunteer|participant|tester)|each\s+(?:participant|person|player|pair)|the\s+(?:facilitator"
+    r"|interviewer|moderator|other\s+person))\b[^.;:!?]{0,60}$")
 
 
 # Every `_EXFIL_PROSE` rule but the URL one ("http") needs one of these verbs as a whole word;
@@ -1525,7 +1535,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                 index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):
             add(number, "exfiltration", shape)
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
-                index, low, lambda text: judged(text) is not None):
+                index, low, lambda text: judged(text) is not None) and not (
+                _STRING_ITEM_RE.match(low[index]) and _discussed(index, low, prose[index], fences)):
             add(number, "exfiltration", (against[0], "data sent to an outside address"))
         if done is None and index > 0 and not injection and against is None:
             onward = handed_on(low[index - 1], low[index])
