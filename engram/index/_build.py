@@ -51,8 +51,7 @@ def _prepare_files(job: _Job) -> _Batch:
             if judged is not None and judged.get(stat.rel) != prepared.sha256:
                 from engram.safety.verdicts import judge  # else the stored verdict stands
 
-                found = encode_findings(judge(raw, memory))
-                prepared = prepared._replace(verdict=(prepared.sha256, found))
+                prepared = prepared._replace(verdict=encode_findings(judge(raw, memory)))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([problem_row(p) for p in problems])))
     return out, blocks.build(entries)

@@ -78,6 +78,7 @@ BULK_TERMS = 5000  # an edit writing more terms than this appends new blocks as 
 # from seconds to minutes, for memories most of which never print.
 SCAN_MOST = 1000
 VERDICT_WAIT_MS = 50  # how long storing a print-time verdict waits for another writer
+_KEEP_VERDICT = "INSERT OR REPLACE INTO verdicts VALUES (?,?,?)"  # sha256, scanner, findings
 MEMO_MAX = 20_000  # records and posting lists kept by an open index between writes
 
 
@@ -379,8 +380,8 @@ class ScopeIndex:
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
-        conn.executemany("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)", (
-            (*prepared.verdict[:1], SCANNER_VERSION, prepared.verdict[1])
+        conn.executemany(_KEEP_VERDICT, (
+            (prepared.sha256, SCANNER_VERSION, prepared.verdict)
             for _, prepared in stored if prepared.verdict is not None))
         for key, prepared in stored:
             depth = self._delta.learn(key, prepared)
@@ -679,8 +680,7 @@ class ScopeIndex:
             # A hook must not wait out a long re-index by another process for a saving.
             self.conn.execute(f"PRAGMA busy_timeout={VERDICT_WAIT_MS}")
             try:
-                self.conn.execute("INSERT OR REPLACE INTO verdicts VALUES (?,?,?)",
-                                  (sha, SCANNER_VERSION, encoded))
+                self.conn.execute(_KEEP_VERDICT, (sha, SCANNER_VERSION, encoded))
             finally:
                 self.conn.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
 
