@@ -1336,8 +1336,8 @@ _FORMAT_WORDS = LazyRegex(
 
 # A code block that shows a wrapping with nothing in it: tag lines, and "..." or "...page
 # text..." where the content would go.
-_TAG_LINE = re.compile(r"\s*</?[\w-]+(?:\s+[\w-]+=(?:\"[^\"]*\"|'[^']*'))*\s*/?>\s*")
-_PLACEHOLDER_LINE = re.compile(r"\s*(?:\.\.\.|…)(?:[\w\s-]*(?:\.\.\.|…))?\s*")
+_TAG_LINE = LazyRegex(r"\s*</?[\w-]+(?:\s+[\w-]+=(?:\"[^\"]*\"|'[^']*'))*\s*/?>\s*")
+_PLACEHOLDER_LINE = LazyRegex(r"\s*(?:\.\.\.|…)(?:[\w\s-]*(?:\.\.\.|…))?\s*")
 
 
 def _block(index: int, fences: list[bool]) -> tuple[int, int]:
@@ -1511,11 +1511,12 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if role and role[1].startswith("chat-template token") and _quoted_example(
                 index, low, role_in):
             role = None
-        if role and role[1].startswith("forged tool-call markup") and "`<" in low[index] \
-                and forged_tool_markup(_NAMED_TAG_RE.sub(" ", low[index])) is None:
-            role = None  # `<tool_call>` in inline code names the tag; a forged call has content
-        if role and role[1].startswith("forged tool-call markup") and _empty_sample(
-                index, low, fences):
+        if role and role[1].startswith("forged tool-call markup") and (
+                "`<" in low[index]
+                and forged_tool_markup(_NAMED_TAG_RE.sub(" ", low[index])) is None
+                or _empty_sample(index, low, fences)):
+            # `<tool_call>` in inline code names the tag, and a block of tags and placeholders
+            # shows the format: a forged call has content
             role = None
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
                 index, low, fences, role_in):

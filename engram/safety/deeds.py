@@ -243,8 +243,8 @@ def _disclosure(low: str) -> int | None:
 
 # A store the team owns, said so right before it ("the encrypted S3 bucket acme-backups"), in a
 # line that names nobody else it could belong to.
-_OWN_STORE = re.compile(r"\b(?:encrypted|private|internal|our|backups?)\s+(?:[\w-]+\s+)?$")
-_SOMEONE_ELSE = re.compile(r"\b(?:public|shared|vendor|contractor|partner|third[\s-]party"
+_OWN_STORE = LazyRegex(r"\b(?:encrypted|private|internal|our|backups?)\s+(?:[\w-]+\s+)?$")
+_SOMEONE_ELSE = LazyRegex(r"\b(?:public|shared|vendor|contractor|partner|third[\s-]party"
                            r"|external|personal|anyone)\b")
 
 
@@ -257,7 +257,7 @@ def _own_store(low: str, sink: re.Match[str]) -> bool:
 
 
 # A service's own token, named for it: `CODECOV_TOKEN`, `NPM_TOKEN`, `SENTRY_AUTH_TOKEN`.
-_OWNED = re.compile(r"([a-z][a-z0-9]{2,})_(?:[a-z]+_)?(?:token|key|secret)\b")
+_OWNED = LazyRegex(r"([a-z][a-z0-9]{2,})_(?:[a-z]+_)?(?:token|key|secret)\b")
 
 
 def _to_its_owner(low: str, source: str) -> bool:

@@ -723,13 +723,18 @@ _ROUTINE = LazyRegex(
 )
 
 
+def _routine(feature: str, line: str, m: re.Match[str]) -> bool:
+    """A concealment of nothing that matters (`_ROUTINE` follows it)."""
+    return feature == "conceal" and _ROUTINE.match(line, m.end()) is not None
+
+
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
     for m in _RULES["harm" if feature == "act" else feature].finditer(line):
         if feature == "act" and m.group("data"):
             continue
-        if feature == "conceal" and _ROUTINE.match(line, m.end()):
+        if _routine(feature, line, m):
             continue
         if feature == "outbound" and (_noun(line, m) or _API_USE.search(line)):
             continue
@@ -862,9 +867,8 @@ def _twice(feature: str, line: str, at: int) -> bool:
     if first is None:
         return False
     for again in _RULES[feature].finditer(line, first.end()):
-        if feature == "conceal" and _ROUTINE.match(line, again.end()):
-            continue
-        return not _negated(line, again.start())
+        if not _routine(feature, line, again):
+            return not _negated(line, again.start())
     return False
 
 
@@ -911,7 +915,7 @@ _SENT_FILE = LazyRegex(
 
 # The key ssh logs in with (`-i ~/.ssh/deploy`, `IdentityFile ~/.ssh/deploy`) is used, not
 # sent: blanked (columns kept) before the paths a command sends are looked for.
-_IDENTITY_FILE = re.compile(r"(?<![\w-])(-i|identityfile)(\s+[\"']?|=)(\S+)")
+_IDENTITY_FILE = LazyRegex(r"(?<![\w-])(-i|identityfile)(\s+[\"']?|=)(\S+)")
 
 
 def without_identity_files(low: str) -> str:
