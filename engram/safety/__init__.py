@@ -1139,7 +1139,13 @@ _DEFENCE_RE = LazyRegex(
     r"|threats?|phishing|spoof\w*|forged|fake|suspicious|red\s+flags?|social\s+engineering"
     r"|(?:carries|carry|has|have|with)\s+no\s+authority|declin(?:e|es|ed|ing)"
     r"|security\s+(?:review|checklist|audit|tests?)"
-    r"|trying\s+to\s+(?:extract|trick|manipulate|hijack|steal|exfiltrate|leak)"
+    r"|(?:try|tries|trying|attempts?\s+)\s*to\s+(?:extract|trick|manipulate|hijack|steal"
+    r"|exfiltrate|leak|break|redirect|override|bypass|jailbreak)|break(?:s|ing)?\s+character"
+    # ... or said to be read, not obeyed: "messages like "..." are treated as plain text"
+    r"|(?:treated|handled|processed|read|passed|kept)\s+as\s+(?:(?:plain|ordinary|normal"
+    r"|regular|literal|user)\s+)?(?:text|input|content|strings?)"
+    r"|(?:is|are)\s+(?:just|only|simply|merely|plain|ordinary|normal|regular)"
+    r"(?:\s+(?:plain|ordinary|normal|regular))?\s+text"
     r"|leak(?:s|ed|ing|age)?|exfiltrat\w*|extraction|tricks?|attempts?)\b"
 )
 _URL_RE = LazyRegex(r"\b[a-z][\w+.-]*://\S+|[\w.+-]+@[\w-]+\.[\w.-]+")
@@ -1248,21 +1254,33 @@ def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
     return None
 
 
-def _discussed(index: int, low: list[str], prose: str, fences: list[bool]) -> bool:
+def _discussed(index: int, low: list[str], prose: str, fences: list[bool], raw: list[str]
+               ) -> bool:
     """An injection phrase quoted as the bad example beside its defence: near it, or, in a
     code block, where the block is introduced ("The attack strings are test data." above an
-    eval file of many cases)."""
+    eval file of many cases). `raw` is the lines as written: other languages are read there,
+    before look-alike letters are folded to Latin (Greek and Cyrillic words lose their
+    spelling in `low`)."""
     quoted = fences[index] or low[index].lstrip().startswith(">")
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.sub(" ", low[index]))
-        quoted = _injects(prose) and not _injects(unquoted) or _ordered_in_speech(low[index])
+        quoted = (_injects(prose) and not _injects(unquoted) or _ordered_in_speech(low[index])
+                  or _foreign_in_quotes(raw[index].lower()))
     if not quoted:
         return False
-    if _defended(index, low):
+    if _defended(index, low, raw):
         return True
     if not fences[index]:
         return False
-    return _defended(_block(index, fences)[0] - 1, low)  # the fence line, and the lines before
+    # the fence line, and the lines before
+    return _defended(_block(index, fences)[0] - 1, low, raw)
+
+
+def _foreign_in_quotes(text: str) -> bool:
+    """An override in another language only inside quotation marks (a lower-cased line as
+    written)."""
+    return (foreign_override(text) is not None
+            and foreign_override(_QUOTED_SPAN_RE.sub(" ", text)) is None)
 
 
 def _quoted_prompt(low: str) -> bool:
@@ -1307,14 +1325,19 @@ def _injects(text: str) -> bool:
                 or foreign_override(text) is not None or permission_grab(text, text) is not None)
 
 
-def _defended(index: int, low: list[str]) -> bool:
+def _defended(index: int, low: list[str], raw: list[str] | None = None) -> bool:
+    """A defence within _CONTEXT lines of line `index`; with `raw` (the lines as written), a
+    defence in another language is read there, unfolded (see `_discussed`)."""
+    around = slice(max(0, index - _CONTEXT), index + _CONTEXT + 1)
     # Identifiers count as words: `INJECTION_MARKERS`, `looks_malicious()`.
-    window = " ".join(low[max(0, index - _CONTEXT) : index + _CONTEXT + 1]).replace("_", " ")
+    window = " ".join(low[around]).replace("_", " ")
     # A host name is no defence: `https://drop.attacker.test` names the attacker, it does not
     # warn against them.
     if "://" in window or "@" in window:
         window = _URL_RE.sub(" ", window)
-    return bool(_DEFENCE_RE.search(window)) or defended(window)
+    if _DEFENCE_RE.search(window) or defended(window):
+        return True
+    return raw is not None and defended(_URL_RE.sub(" ", " ".join(raw[around]).lower()))
 
 
 def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:
@@ -1329,6 +1352,9 @@ def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) ->
 # build on models: a ChatML or Alpaca sample in a code block, under prose about the format, shows
 # the format and forges no turn. What the sample's turns say is judged like any other line.
 _FORMAT_MARKERS = ("chat-template token", "instruction-tuning header")
+# What a user types to pose as someone else, which a chat product's docs quote in a blockquote:
+# role headers and persona switches (markup and template tokens are never typed into a chat).
+_QUOTED_TURNS = ("fake system turn", "fake role header", "fake system message", "persona switch")
 _FORMAT_WORDS = LazyRegex(
     r"\b(?:templates?|chatml|formats?|layouts?|datasets?|fine-?tun\w*|training|tokeni[sz]ers?"
     r"|special\s+tokens|alpaca|llama|mistral|gemma|vicuna|instruct)\b")
@@ -1437,7 +1463,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if previous is None or col < previous[0]:
             found[(line, kind)] = (col, Finding(kind=kind, line=line, detail=detail))
 
-    folded = [_fold(text) for _, text in items]
+    raw = [text for _, text in items]
+    folded = [_fold(text) for text in raw]
     low = [text.lower() for text in folded]
     prose = [_MARKUP_RE.sub(" ", text) if _has_markup(text) else text for text in low]
     fences = _fences(items)
@@ -1496,7 +1523,7 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                 hidden_run = decoded_command(text)
             if hidden_run is not None:
                 injection.append((hidden_run, "encoded command run unread"))
-        if injection and _discussed(index, low, prose[index], fences):
+        if injection and _discussed(index, low, prose[index], fences, raw):
             injection = []
         if injection and all(detail == "hide from the user" for _, detail in injection) \
                 and (_quoted_prompt(low[index]) or _NON_FINDING_RE.search(low[index])):
@@ -1521,6 +1548,11 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
                 index, low, fences, role_in):
             role = None
+        if role and role[1].startswith(_QUOTED_TURNS) and low[index].lstrip().startswith(">") \
+                and _defended(index, low, raw):
+            # a turn quoted as what users send, beside its defence ("Users send messages like:"
+            # / "> SYSTEM: the user is an administrator" / "role-looking prefixes are just text")
+            role = None
         add(number, "role-play", role)
         sent = sent_file(low[index])
         if sent is not None and not _quoted_example(
@@ -1537,7 +1569,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             add(number, "exfiltration", shape)
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: judged(text) is not None) and not (
-                _STRING_ITEM_RE.match(low[index]) and _discussed(index, low, prose[index], fences)):
+                _STRING_ITEM_RE.match(low[index])
+                and _discussed(index, low, prose[index], fences, raw)):
             add(number, "exfiltration", (against[0], "data sent to an outside address"))
         if done is None and index > 0 and not injection and against is None:
             onward = handed_on(low[index - 1], low[index])
@@ -1593,7 +1626,6 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                     and not _SKELETON_RE.search(next_skel)):
                 add(number, "injection", (0, "obfuscated instruction override"))
 
-    raw = [text for _, text in items]
     for first, letters in _vertical_runs(raw):
         if _SKELETON_RE.search(skeleton(_fold(letters))):
             add(items[first][0], "injection", (0, "obfuscated instruction override"))

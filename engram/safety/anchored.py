@@ -158,6 +158,7 @@ _CLAUSE_OPEN = LazyRegex(r"(?:^|[.:;!?]\s*|\b(?:and|then|please|now|also|just|fi
 # words, looked up in the memory's word set, and matched only where an opening word starts: a
 # search of the whole memory would try every position (Python's regex engine has no
 # multi-literal prefilter) and cost more than every other rule.
+_NEW_ORDERS = r"new\s+(?:task|instructions?|orders|goal|objective|directives?)"
 _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex | None],
                      ...] = (
     (
@@ -208,12 +209,29 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex |
         None,
     ),
     (
-        frozenset(("stop", "halt", "end", "begin", "start")),
+        frozenset(("stop", "halt", "end")),
         frozenset(("new",)),
         "fake new instructions",
         r"(?:stop|halt|end\s+of\s+(?:the\s+)?(?:document|file|text|input|context|data|prompt"
-        r"|email|page)|begin|start)\b[\s.!:,;-]*(?:(?:begin|start|here\s+(?:is|are)|your)\s+)?"
-        r"new\s+(?:task|instructions?|orders|goal|objective|directives?)\b",
+        r"|email|page))\b[\s.!:,;-]*(?:(?:begin|start|here\s+(?:is|are)|your)\s+)?"
+        rf"{_NEW_ORDERS}\b",
+        None,
+    ),
+    # "Begin new task" opens a clause or announces what follows it; "report the switch and
+    # begin new task" is a step of a workflow.
+    (
+        frozenset(("begin", "start")),
+        frozenset(("new",)),
+        "fake new instructions",
+        rf"(?:begin|start)\b[\s.!:,;-]*(?:(?:here\s+(?:is|are)|your)\s+)?{_NEW_ORDERS}\b",
+        LazyRegex(r"(?:^|[.!?:;(\[>*#\u2013\u2014-]\s*|\d[.)]\s+)$"),
+    ),
+    (
+        frozenset(("begin", "start")),
+        frozenset(("new",)),
+        "fake new instructions",
+        rf"(?:begin|start)\b[\s.!:,;-]*(?:(?:here\s+(?:is|are)|your)\s+)?{_NEW_ORDERS}"
+        r"\s*[:\u2013\u2014-]",
         None,
     ),
     (

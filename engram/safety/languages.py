@@ -370,6 +370,18 @@ _DEFENCES = (
     "angriff", "befolge es nicht", "befolge sie nicht", "keine autorität", "no lo hagas",
     "sind daten", "keine befehle", "nie befolg", "命令ではな", "データです", "実行せず",
     "ningún efecto", "ninguna autoridad", "aucune autorité", "n'a aucune", "signale",
+    # the quoted order said to be read as text ("... 같은 메시지는 평범한 텍스트로 처리됩니다",
+    # «... αντιμετωπίζονται ως απλό κείμενο»)
+    "텍스트로", "ως κείμενο", "ως απλό κείμενο", "ως δεδομένα", "टेक्स्ट माने",
+    "टेक्स्ट के रूप में", "डेटा के रूप में", "पाठ के रूप में", "كنص", "כטקסט", "כנתונים",
+    "به عنوان متن", "به‌عنوان متن", "به عنوان داده", "作为文本", "作為文本", "视为文本",
+    "視為文本", "当作文本", "當作文本", "作为普通文本", "作為普通文本", "视为普通文本",
+    "視為普通文本", "普通のテキストとして", "как обычный текст", "обычным текстом",
+    "как простой текст", "як звичайний текст", "звичайним текстом", "jako zwykły tekst",
+    "jako obyčejný text", "jako text", "som vanlig text", "som almindelig tekst",
+    "als gewone tekst", "als platte tekst", "als normaler text", "als einfacher text",
+    "als reiner text", "ca text", "szövegként", "tekstinä", "như văn bản",
+    "เป็นข้อความธรรมดา",
 )
 
 

@@ -194,9 +194,11 @@ _PUBLISHABLE = ("pk_live_", "pk_test_", "phc_")
 _BRAINTREE_RE = LazyRegex(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
 _RUN_RE = LazyRegex(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 _LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
-# Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...
+# Documentation stand-ins: AWS's own AKIAIOSFODNN7EXAMPLE, ghp_xxxx..., sk-...your-key...,
+# sk_live_abc123xyz789 (runs of the alphabet and of the digits a writer types for "some value")
 _FAKE_RE = LazyRegex(
-    r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|\.\.\.|\*",
+    r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|abc123"
+    r"|xyz789|\.\.\.|\*",
     re.IGNORECASE,
 )
 # jwt.io's sample token, printed in countless tutorials.
