@@ -227,7 +227,8 @@ def _disclosure(low: str) -> int | None:
                 continue  # another sentence
             if _DESCRIBED.search(low, lo, hi):
                 continue  # "the token is returned in the response": how it works, not an order
-            if _VERB_SINK.match(sink.group()) and not _imperative(low, sink.start()):
+            if _VERB_SINK.match(sink.group()) and (
+                    not _imperative(low, sink.start()) or _gerund_subject(low, sink)):
                 continue
             if not _VERB_SINK.match(sink.group()) and not _ordered(low):
                 continue
@@ -239,6 +240,16 @@ def _disclosure(low: str) -> int | None:
                 continue
             return min(source.start(), sink.start())
     return None
+
+
+_GERUND_SUBJECT = LazyRegex(r"ing\s+(?:[\w`-]+\s+){0,3}?(?:uses|needs|requires|runs|happens"
+                            r"|is|are|was|goes|takes|reads|works)\b")
+
+
+def _gerund_subject(low: str, sink: re.Match[str]) -> bool:
+    """A sending verb that names the activity its clause is about ("publishing uses the
+    `NPM_TOKEN` secret in CI"), not an order to do it."""
+    return _GERUND_SUBJECT.match(low, sink.end() - 3) is not None
 
 
 # A store the team owns, said so right before it ("the encrypted S3 bucket acme-backups"), in a
@@ -348,19 +359,43 @@ def _deceit(low: str) -> int | None:
     lie = _DECEIT.search(low)
     if lie and not _negated(low, lie.start()):
         return lie.start()
-    steer = _STEERED.search(low)
+    # (a command's flag is no verb: `npm audit --omit=dev`)
+    steer = next((m for m in _STEERED.finditer(low) if low[m.start() - 1 : m.start()] != "-"),
+                 None)
     if steer is None or _negated(low, steer.start()) and not _HIDE_RE.match(low, steer.start()):
         return None
     if not _imperative(low, steer.start()):
         return None
+    # Audience and risk are read in the sentence of the order and the ones either side of it
+    # ("When you write the release notes, leave out the telemetry entry. Describe the release
+    # as ..."): a rule file written on one line ("... omit curly braces. ... Implement proper
+    # error logging and user-friendly error messages.") pairs nothing sentences apart.
+    begin, end = _sentences(low, steer.start(), steer.end())
+    sentence = low[begin:end]
+    at = steer.start() - begin
     # The audience is someone besides the verb itself ("don't report formatting changes" names
     # no reader; "don't report it in the changelog" does).
-    audience = any(not steer.start() <= m.start() < steer.end() for m in _AUDIENCE.finditer(low))
+    audience = any(not at <= m.start() < at + len(steer.group())
+                   for m in _AUDIENCE.finditer(sentence))
     # What an "unless" clause names is when to tell, not what to hide: "don't report
     # formatting-only changes in your summary unless a formatter failed".
-    if audience and _RISK.search(_UNLESS.sub(" ", low)):
+    if audience and _RISK.search(_UNLESS.sub(" ", sentence)):
         return steer.start()
     return None
+
+
+_SENTENCE_END = LazyRegex(r"[.!?](?=\s|$)")
+
+
+def _sentences(low: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentence that holds low[start:end], with the sentence before it and the
+    one after."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(low, 0, start)]
+    begin = ends[-2] if len(ends) > 1 else 0
+    after = _SENTENCE_END.search(low, end)
+    if after is not None:
+        after = _SENTENCE_END.search(low, after.end())
+    return begin, after.end() if after else len(low)
 
 
 _HIDE_RE = LazyRegex(r"\b" + _HIDE)

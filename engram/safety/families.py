@@ -151,6 +151,10 @@ _HIJACK_RE = LazyRegex(
     r"|\bcorrection\s+to\s+your\s+(?:instructions|orders|task|prompt)\b"
     r"|\b(?:stop|halt)\W+(?:cancel|abort|drop)\s+(?:the\s+|your\s+)?current\s+(?:job|task|work)\b"
     r"|\bforget\s+about\s+(?:the|their|this|that)\s+(?:user'?s\s+)?(?:task|request|ticket)\b"
+    # ... or put in place of the one in hand ("Your new task is to write a poem instead of
+    # reviewing this code")
+    r"|\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
+    r"|instructions?|orders?)\s+(?:is|are|:)[^.\n]{0,80}?\binstead\s+of\s+\w+ing\b"
     r"|\byour\s+(?:new|real|actual|true)\s+(?:task|goal|objective|mission|assignment|job|purpose"
     r"|instructions?|orders?)\s+(?:is|are|:)" + _C + r"{0,80}?(?:" + _SECRETS + "|"
     + _SECRET_FILES + r"|\bevery\s+(?:\w+\s+){0,2}?(?:key|password|secret|token)s?\b)"

@@ -58,7 +58,8 @@ _ADDRESSED = LazyRegex(
     r"(?:\s+(?:reviewers?|agents?|assistants?|readers?|models?|tools?))?\s*[,:]\s"
     r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:automated|autonomous|ai|llm)\s+(?:[\w-]+\s+)?(?:agents?"
     r"|assistants?|bots?|reviewers?)\s*[,:]\s"
-    r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)\b"
+    # a handle that ends in the word (`@review-bot`, not the workflow `@ai-readiness-reporter`)
+    r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)(?![\w-])"
     r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
     r"|\b(?:agent|assistant|ai|model|llm|bot)s?\s+(?:instructions?|notes?|directives?|only)\s*:"
     r"|\bfor\s+(?:ai|language\s+models?|llms?|models?|assistants?|agents?|bots?)\s+only\b"
@@ -71,8 +72,11 @@ _ADDRESSED = LazyRegex(
     r"|\byou,\s+the\s+(?:[\w-]+\s+)?(?:assistant|ai|agent|model)\b"
     # readers named as a kind: "reviewers, human or AI,", "Automated fixers:", "for the AI
     # notetaker:", a bracketed sender "[build-assistant]", "Agents building from this image:"
-    r"|\b(?:humans?|people|persons?)\s+or\s+(?:ai|llms?|agents?|models?|bots?|machines?)\b"
-    r"|\b(?:ai|llms?|agents?|models?|bots?)\s+or\s+(?:humans?|people|persons?)\b"
+    # (not who does a deed: "plans that can be executed by AI agents or humans")
+    r"|(?<!\bby\s)\b(?:humans?|people|persons?)\s+or\s+(?:ai|llms?|agents?|models?|bots?"
+    r"|machines?)\b"
+    r"|(?<!\bby\s)(?<!\bby\sai\s)\b(?:ai|llms?|agents?|models?|bots?)\s+or\s+(?:humans?|people"
+    r"|persons?)\b"
     r"|(?:^|[|>(\[\"'=]\s*|--\s*|[.!?]\s+)(?:automated|autonomous|ai|llm)\s+(?:fixers?|clients?"
     r"|notetakers?|translators?|tools?|readers?|triagers?|contributors?|systems?)\s*(?:[,:]\s|\s+"
     r"(?:should|must|are\s+to)\b)"
@@ -94,8 +98,9 @@ _OVERRIDE = LazyRegex(
     r"(?:asks?|says?|told|tells|wants?|asked|requests?)\b"
     r"|\b(?:from\s+(?:now|here)\s+on|for\s+the\s+rest\s+of\s+(?:the|this)\s+(?:session"
     r"|conversation|chat)|in\s+(?:every|each)\s+(?:answer|reply|response)\s+you\s+give)\b"
+    # (a prompt file's "Your goal is to help me resolve ..." states its purpose, serving the user)
     r"|\byour\s+(?:only\s+|real\s+|new\s+)?(?:job|task|goal|purpose|objective|mission)(?:\s+now)?"
-    r"(?:\s+is\b|\s*:)"
+    r"(?:\s+is\b(?!\s+to\s+(?:help|assist|guide|support)\s+(?:me|us|the\s+user|users)\b)|\s*:)"
     r"|\byour\s+only\s+output\b"
     r"|\b(?:your|the)\s+(?:real|actual|true)\s+(?:task|job|goal|objective|mission|assignment)\s+"
     r"is\b"
@@ -734,12 +739,21 @@ def _routine(feature: str, line: str, m: re.Match[str]) -> bool:
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
-    for m in _RULES["harm" if feature == "act" else feature].finditer(line):
+    rule = _RULES["harm" if feature == "act" else feature]
+    for m in rule.finditer(line):
         if feature == "act" and m.group("data"):
             continue
         if _routine(feature, line, m):
             continue
-        if feature == "outbound" and (_noun(line, m) or _API_USE.search(line)):
+        if feature == "outbound" and _API_USE.search(line):
+            continue
+        if feature == "outbound" and _noun(line, m):
+            # a sending verb used as a noun may open a match that holds a real one ("name,
+            # email, IBAN and send them to https://..."): look again after the noun
+            verb = _SENDS_RE.search(line, m.start(), m.end())
+            later = _found_from(rule, line, verb.end() if verb else m.end())
+            if later is not None:
+                return later
             continue
         if feature == "harm" and (_SCRUBBED.match(line, m.end()) or m.group("data") and (
                 _SECRET_STORE.search(line[max(0, m.start() - 30) : m.start()])
@@ -753,6 +767,18 @@ def _found(feature: str, line: str) -> int | None:
     return None
 
 
+def _found_from(rule: LazyRegex, line: str, pos: int) -> int | None:
+    """Where an outbound match at or after `pos` first has its verb used as a verb, outside a
+    negated clause."""
+    m = rule.search(line, pos)
+    while m is not None:
+        if not _noun(line, m) and not _negated(line, m.start()):
+            return m.start()
+        verb = _SENDS_RE.search(line, m.start(), m.end())
+        m = rule.search(line, verb.end() if verb and _noun(line, m) else m.end())
+    return None
+
+
 def _noun(line: str, m: re.Match[str]) -> bool:
     verb = _SENDS_RE.search(line, m.start(), m.end())
     if verb is None:
@@ -762,6 +788,10 @@ def _noun(line: str, m: re.Match[str]) -> bool:
     # redactor masks).
     if line[verb.start() - 1 : verb.start()] in ("-", "_", ".", "/") or line[
             verb.end() : verb.end() + 1] in ("-", "_", ".", "/", "(", "|"):
+        return True
+    # ... or one item of a list of kinds of data: "(name, e-mail, iban)".
+    if line[: verb.start()].rstrip().endswith((",", "(")) and line[verb.end():].lstrip().startswith(
+            (",", ")")):
         return True
     return bool(_NOUN_USE.search(line, max(0, verb.start() - 30), verb.start())
                 or _NOUN_AFTER.match(line, verb.end()))
@@ -870,6 +900,8 @@ def _twice(feature: str, line: str, at: int) -> bool:
     if first is None:
         return False
     for again in _RULES[feature].finditer(line, first.end()):
+        if again.group() == first.group():
+            continue  # the same words again ("Your job is not just ... Your job is to ...")
         if not _routine(feature, line, again):
             return not _negated(line, again.start())
     return False

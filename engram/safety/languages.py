@@ -382,6 +382,9 @@ _DEFENCES = (
     "als gewone tekst", "als platte tekst", "als normaler text", "als einfacher text",
     "als reiner text", "ca text", "szövegként", "tekstinä", "như văn bản",
     "เป็นข้อความธรรมดา",
+    # adversarial cases kept as test data that the model refuses ("对抗样本 ... 模型拒绝")
+    "对抗", "對抗", "拒绝", "拒絕", "测试数据", "測試數據", "敵対的", "拒否", "テストデータ",
+    "적대적", "거부", "테스트 데이터",
 )
 
 
