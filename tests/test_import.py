@@ -171,6 +171,21 @@ def test_odd_inputs_crlf_bom_symlink_and_missing_import(tmp_path: Path) -> None:
     assert ok(run(["check"], tmp_path)).endswith("0 errors, 0 warnings\n")
 
 
+def test_ids_from_a_deep_folder_and_long_headings_fit_the_id_limit(tmp_path: Path) -> None:
+    # A nested AGENTS.md's memories carry its folder in their ids; with long headings the two
+    # outgrew the 80-character id limit and the whole import was refused.
+    heading = "Ensuring the task is ready for implementation before anyone writes code"
+    put(tmp_path, "services/payments-reconciliation-worker/AGENTS.md",
+        f"# Guide\n\n## {heading}\nRead the ticket.\n\n## {heading} again\nTwice.\n\n"
+        f"## {heading}\nThrice.\n")
+    out = ok(run(["import"], tmp_path))
+    ids = sorted(imported(tmp_path))
+    assert len(ids) == 4 and len(set(ids)) == 4, out
+    assert all(len(i) <= 80 for i in ids), ids
+    assert any(i.startswith("services-payments-reconciliation-worker-ensuring") for i in ids)
+    assert ok(run(["check"], tmp_path)).endswith("0 errors, 0 warnings\n")
+
+
 def test_an_id_a_memory_already_has_is_not_reused(workspace: Path) -> None:
     put(workspace, ".engram/rules/mine.md", "---\nid: testing\ntype: rule\n---\nMine.\n")
     put(workspace, "CLAUDE.md", "## Testing\nRun pytest.\n\n## Style\nUse black.\n")

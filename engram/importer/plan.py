@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from engram.hashing import sha256
 from engram.importer.model import Draft, Unmapped
+from engram.parse import MAX_ID_CHARS
 
 IMPORT_DIR = "imported"  # below .engram/: every imported memory, one file per id
 _STAMP = re.compile(r"^# engram import: sha256=([0-9a-f]{16})$", re.MULTILINE)
@@ -32,22 +33,34 @@ class Step(NamedTuple):
 
 
 def assign_ids(drafts: list[Draft], taken: set[str]) -> list[tuple[str, Draft]]:
-    """Each draft's id: its name, else prefix-name, else a `-2`, `-3` suffix; in draft order."""
+    """Each draft's id: its name, else prefix-name, else a `-2`, `-3` suffix; in draft order.
+    Every id fits the id limit: a nested file's folder prefix and a long heading together can
+    outgrow it (`projects-openai-agents-python-agents-po-assistant-example-...`)."""
     used = set(taken)
     out: list[tuple[str, Draft]] = []
     for draft in drafts:
-        options = [draft.name]
+        options = [_fit(draft.name)]
         if draft.prefix and not draft.name.startswith(draft.prefix + "-"):
-            options.append(f"{draft.prefix}-{draft.name}")
+            options.append(_fit(f"{draft.prefix}-{draft.name}"))
         chosen = next((o for o in options if o not in used), None)
         n = 2
         while chosen is None:
-            candidate = f"{options[-1]}-{n}"
+            candidate = f"{_fit(options[-1], len(str(n)) + 1)}-{n}"
             chosen = candidate if candidate not in used else None
             n += 1
         used.add(chosen)
         out.append((chosen, draft))
     return out
+
+
+def _fit(slug: str, reserve: int = 0) -> str:
+    """The slug cut to the id limit less `reserve` characters, at a word where it can be."""
+    room = MAX_ID_CHARS - reserve
+    if len(slug) <= room:
+        return slug
+    cut = slug[:room]
+    at = cut.rfind("-")
+    return (cut[:at] if at >= room // 2 else cut).rstrip("-")
 
 
 def merge_identical(drafts: list[Draft], notes: list[Unmapped]) -> list[Draft]:
