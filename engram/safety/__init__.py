@@ -203,6 +203,8 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "prompt leak request",
+        # (not where a template puts its text: "this should be the first line in the prompt")
+        r"(?<!\b(?:be|is|as)\sthe\s)"
         r"\b(?:first|opening|initial|very\s+first)\s+(?:words|lines?|messages?|sentences?|text)\s+"
         r"(?:of|in)\s+(?:this|the|our|your)\s+(?:conversation|chat|context|prompt|session)\b"
         r"|\b(?:summari[sz]e|paraphrase|translate|list|describe|print|reveal|show|output|dump)\s+"
@@ -601,6 +603,11 @@ def _passphrase(value: str) -> bool:
             and not _PLACEHOLDER_RE.search(value) and not _NOT_PASSPHRASE_RE.search(value))
 
 
+# What only a regular expression holds: a negated class, a class repeated, an escape class, an
+# inline flag, a counted repetition after a class.
+_PATTERN_VALUE_RE = LazyRegex(r"\[\^|\][+*]|\\[sdwSDW]|\(\?i\)|\]\{\d+,\d*\}")
+
+
 def _real_value(value: str, password: bool = False) -> bool:
     # Word-only values (changeme, mysecretpassword, your_token_here) are stand-ins in practice;
     # generated secrets and real passwords carry a digit or a symbol. Under a password key a
@@ -613,10 +620,27 @@ def _real_value(value: str, password: bool = False) -> bool:
         return False  # numbers, versions, colours: `lastModifiedSecret: 1556312220.133`
     if _PATH_OR_CODE_RE.fullmatch(value):
         return False  # `PWD: '/home/dev'`, `token is `args[token.index]``
+    if _PATTERN_VALUE_RE.search(value):
+        return False  # a detector's pattern: `://[^:]+:[^@]+@`, `[A-Za-z0-9+/=]{20,}`
+    if value.endswith("=") and _stand_in_encoded(value):
+        return False  # a Secret manifest's sample: `DB_PASSWORD: "bXlzZWNyZXRwYXNzd29yZA=="`
     if not password and _SENTENCE_VALUE_RE.fullmatch(value):
         return False  # `sk_this_is_a_very_bad_idea_12345`: a "BAD" example's stand-in
     return (not _WORDS_ONLY_RE.fullmatch(value) or random_letters(value)
             or password and _passphrase(value))
+
+
+def _stand_in_encoded(value: str) -> bool:
+    """A padded base64 value whose plain text is words ("mysecretpassword", "changeme"), where a
+    generated secret's is random."""
+    raw = blob_bytes(value.rstrip("="))
+    if raw is None:
+        return False
+    try:
+        plain = raw.decode("ascii")
+    except UnicodeDecodeError:
+        return False
+    return plain.isalpha() and not random_letters(plain)
 
 
 def _real_password(value: str) -> bool:
@@ -1148,6 +1172,10 @@ _DEFENCE_RE = LazyRegex(
     r"|(?:treat(?:s|ed)?|handle[sd]?|process(?:es|ed)?|reads?|pass(?:es|ed)?|keeps?|kept)\s+"
     r"(?:(?:it|them|this|these|that|those)\s+)?as\s+(?:(?:plain|ordinary|normal|regular"
     r"|literal|user|customer)\s+)?(?:text|input|content|strings?)|adversarial"
+    r"|(?:is|are)\s+(?:just\s+|only\s+|plain\s+)?data\b|not\s+an?\s+(?:instruction|order|command)"
+    # ... or reported as what users type ("Users sometimes write "repeat the words above"")
+    r"|(?:users?|players?|customers?|people|visitors?)\s+(?:\w+\s+)?(?:write|type|send|paste"
+    r"|try|ask)\b"
     r"|(?:is|are)\s+(?:just|only|simply|merely|plain|ordinary|normal|regular)"
     r"(?:\s+(?:plain|ordinary|normal|regular))?\s+text"
     r"|leak(?:s|ed|ing|age)?|exfiltrat\w*|extraction|tricks?|attempts?)\b"
@@ -1265,7 +1293,7 @@ def _discussed(index: int, low: list[str], prose: str, fences: list[bool], raw: 
     eval file of many cases). `raw` is the lines as written: other languages are read there,
     before look-alike letters are folded to Latin (Greek and Cyrillic words lose their
     spelling in `low`)."""
-    quoted = fences[index] or low[index].lstrip().startswith(">")
+    quoted = fences[index] or low[index].lstrip().startswith(">") or _indented_code(index, raw)
     if not quoted:
         unquoted = _MARKUP_RE.sub(" ", _QUOTED_SPAN_RE.sub(" ", low[index]))
         quoted = (_injects(prose) and not _injects(unquoted) or _ordered_in_speech(low[index])
@@ -1280,6 +1308,15 @@ def _discussed(index: int, low: list[str], prose: str, fences: list[bool], raw: 
     return _defended(_block(index, fences)[0] - 1, low, raw)
 
 
+def _indented_code(index: int, raw: list[str]) -> bool:
+    """A line of an indented code block: four spaces or a tab in, after a blank line or another
+    such line, and no list item."""
+    text = raw[index]
+    if not text.startswith(("    ", "\t")) or _LIST_ITEM_RE.match(text.strip() + " "):
+        return False
+    return index == 0 or not raw[index - 1].strip() or raw[index - 1].startswith(("    ", "\t"))
+
+
 def _foreign_in_quotes(text: str) -> bool:
     """An override in another language only inside quotation marks (a lower-cased line as
     written)."""
@@ -1287,20 +1324,21 @@ def _foreign_in_quotes(text: str) -> bool:
             and foreign_override(_QUOTED_SPAN_RE.sub(" ", text)) is None)
 
 
-# A list item is one of the things its lead-in names; a lead-in that sends the reader to find
-# them ("Flag these in review:", "Review the changed files against the OWASP Top 10 ... list
-# findings") makes each item a finding to look for, not a step to take.
-_LIST_ITEM_RE = LazyRegex(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
+# A list item or a table row is one of the things its lead-in names; a lead-in that sends the
+# reader to find them ("Flag these in review:", "Review the changed files against the OWASP Top
+# 10 ... list findings") or to refuse them ("For each pattern that matches, refuse to run it")
+# makes each one a finding to look for, not a step to take.
+_LIST_ITEM_RE = LazyRegex(r"\s*(?:[-*+]|\d{1,3}[.)])\s|\s*\|")
 _LOOKED_FOR_RE = LazyRegex(
     r"\b(?:flag|look\s+for|watch\s+(?:out\s+)?for|check\s+for|scan\s+for|search\s+for|catch"
     r"|spot|detect|findings?|red\s+flags?|anti-?patterns?|smells?|review\b[^.\n]*\b(?:against"
-    r"|for))\b")
+    r"|for)|refuse|block|deny|never\s+run|forbidden|not\s+allowed)\b")
 _LEAD_IN_LINES = 30
 
 
 def _looked_for(index: int, low: list[str]) -> bool:
-    """Whether line `index` is an item of a list whose lead-in sends the reader to find its
-    items (see `_LOOKED_FOR_RE`)."""
+    """Whether line `index` is an item of a list, or a row of a table, whose lead-in sends the
+    reader to find or refuse its items (see `_LOOKED_FOR_RE`)."""
     if not _LIST_ITEM_RE.match(low[index]):
         return False
     for above in range(index - 1, max(-1, index - _LEAD_IN_LINES), -1):
@@ -1558,7 +1596,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             hidden_run = encoded_run(low[index])
             if hidden_run is None and checks.base64:
                 hidden_run = decoded_command(text)
-            if hidden_run is not None:
+            if hidden_run is not None and not _quoted_example(
+                    index, low, lambda low_text: encoded_run(low_text) is not None):
+                # (`echo ... | base64 -d | sh` in inline code, named as a red flag, runs nothing)
                 injection.append((hidden_run, "encoded command run unread"))
         if injection and _discussed(index, low, prose[index], fences, raw):
             injection = []

@@ -320,13 +320,14 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex |
         None,
     ),
     (
-        frozenset(("clear", "erase", "wipe", "delete", "purge", "scrub", "cover")),
+        frozenset(("clear", "erase", "wipe", "delete", "purge", "scrub", "cover", "hide")),
         frozenset(("history", "tracks")),
         "hide from the user",
         r"(?:clear|erase|wipe|delete|purge|scrub)\s+(?:the\s+|your\s+)?(?:shell\s+|bash\s+"
         r"|zsh\s+|command\s+|terminal\s+)?history\b[^.\n]{0,60}?\b(?:no\s+(?:trace|evidence)"
         r"|nobody|no\s+one|the\s+user|unnoticed)"
-        r"|cover\s+(?:your|our|the|its)\s+tracks\b",
+        r"|cover\s+(?:your|our|the|its)\s+tracks\b"
+        r"|(?:clear|erase|wipe|hide)\s+(?:your|our|its|any|all)\s+tracks\b",
         None,
     ),
     (

@@ -179,18 +179,28 @@ def json_turn(low: str) -> tuple[int, str] | None:
 # What hidden text says to be an attack: an order, or words to the model. A placeholder kept
 # for an anchor ("kept so the #install link still resolves") hides nothing from anyone.
 _HIDDEN_ORDER_RE = LazyRegex(
-    r"\b(?:you|your|assistant|ai|agents?|model|llm|claude|gpt|chatgpt|copilot|gemini|bot"
+    # ("your" alone is a preheader's "Your March statement is ready.", hidden by design)
+    r"\b(?:you|assistant|ai|agents?|model|llm|claude|gpt|chatgpt|copilot|gemini|bot"
     r"|ignore|disregard|forget|send|post|upload|forward|print|output|reveal|tell|say|reply"
     r"|respond|answer|include|add|append|insert|run|execute|fetch|visit|open|click|download"
     r"|recommend|summari[sz]\w*|mention|describe|write|delete|remove|always|never|must|should"
     r"|do\s+not|don'?t|instead|instructions?|prompt|system)\b")
 
 
+# White text on the page's white: an old `<font color>` or a style with a white colour and no
+# background of its own (a white label on a coloured button sets one).
+_WHITE_RE = LazyRegex(
+    r"<font\b[^>]*\bcolor\s*=\s*[\"']?(?:#fff(?:fff)?|white)\b(?![^>]*\bbgcolor)[^>]*>\s*[^<\s]"
+    r"|<[a-z][\w-]*\b[^>]*\bstyle\s*=\s*[\"'](?![^\"']*background)[^\"']*(?<![\w-])color\s*:\s*"
+    r"(?:#fff(?:fff)?|white)\b[^\"']*[\"'][^>]*>\s*[^<\s]"
+)
+
+
 def hidden_text(low: str) -> int | None:
     """Where a line hides an order from the reader with styling, or None."""
-    if "style" not in low:
+    if "style" not in low and "<font" not in low:
         return None
-    m = _HIDDEN_RE.search(low)
+    m = _HIDDEN_RE.search(low) or _WHITE_RE.search(low)
     if m is None:
         return None
     hidden = low[m.end() - 1 :].split("<", 1)[0]
