@@ -256,7 +256,11 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "safety override",
-        rf"\b(?:{_STRONG}|{_WEAK})\s+(?:all\s+(?:of\s+)?)?your\s+(?:system|{_SAFETY})\b",
+        rf"\b(?:{_STRONG}|{_WEAK})\s+(?:all\s+(?:of\s+)?)?your\s+(?:system|{_SAFETY})\b"
+        # ... or, said of the assistant, "must disregard its safety policies" (a guardrail doc's
+        # "must never disregard its safety policies" forbids it)
+        rf"|(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)\b(?:{_STRONG}|{_WEAK})\s+(?:all\s+(?:of\s+)?)?"
+        rf"its\s+(?:system|{_SAFETY})\b",
     ),
     (
         "safety override",

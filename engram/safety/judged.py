@@ -93,7 +93,8 @@ _OVERRIDE = LazyRegex(
     # (a step skipped on a condition is no displacement: "Skip this if the config file already
     # resolves the key", "skip this step")
     r"(?:(?:that|this)(?!\s+(?:if|when|unless|once|step|steps|section|part|one)\b)"
-    r"|the\s+(?:translating|translation|summary|summari[sz]ing|task|question|request)"
+    r"|the\s+(?:[\w-]+\s+)?(?:translating|translation|summary|summari[sz]ing|task|question"
+    r"|request)"
     r"|whatever\s+(?:the\s+user|you\s+were|they)|what\s+(?:the\s+user|you\s+were|they)"
     r"|the\s+user'?s?\s+(?:request|question|task|instructions?|message|prompt))\b"
     r"|\b(?:don'?t|do\s+not)\s+do\s+what\s+(?:the\s+user|you\s+were|they)\b"
@@ -107,6 +108,9 @@ _OVERRIDE = LazyRegex(
     r"|\byour\s+only\s+output\b"
     r"|\b(?:your|the)\s+(?:real|actual|true)\s+(?:task|job|goal|objective|mission|assignment)\s+"
     r"is\b"
+    r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over)\s+(?:all\s+|any\s+)?"
+    r"(?:previous|prior|earlier|workspace|repository|project)\s+(?:ones|instructions|rules"
+    r"|guidance|directives)\b"
     r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|with)\s+"
     r"(?:higher|more|greater|top)\s+(?:authority|priority)\s+than)\s+(?:any(?:thing)?\s+|every"
     # ... the model's own orders, not "environment variables take precedence over hardcoded
