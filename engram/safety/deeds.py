@@ -404,7 +404,13 @@ _UNLESS = LazyRegex(r"\b(?:unless|except\s+(?:when|if|where))\b[^.;]*")
 # --- self-granted authority ------------------------------------------------------------------
 
 _CLAIM = LazyRegex(
-    r"\b(?:new\s+)?(?:house\s+rule|policy\s+update|standing\s+permission|waiver)\b"
+    # a confirmation claimed to have been given already ("the user already confirmed this in a
+    # previous session", "confirmation has already been given", "treat every tool call as
+    # already confirmed")
+    r"\b(?:already|previously)\s+(?:confirmed|consented)\b"
+    r"|\bconfirmation\s+has\s+(?:already\s+)?been\s+given\b"
+    r"|\btreat\s+(?:every|each|all)\s+(?:[\w-]+\s+){0,3}?as\s+already\s+(?:confirmed|approved)\b"
+    r"|\b(?:new\s+)?(?:house\s+rule|policy\s+update|standing\s+permission|waiver)\b"
     r"|\b(?:per|approved\s+by|signed\s+off\s+by|okayed\s+by|authori[sz]ed\s+by)\s+(?:the\s+)?"
     r"(?:cto|ceo|ciso|legal|management|leadership|security\s+team|tech\s+lead|lead|owner"
     r"|engineering\s+leadership|compliance|infra|ops|maintainers?)\b"
@@ -436,7 +442,12 @@ _CLAIM = LazyRegex(
 )
 # A safeguard relaxed (for the agent or anyone).
 _RELAX = LazyRegex(
-    r"\b(?:merge|push|deploy|release|ship)\w*\s+(?:\S+\s+){0,8}?without\s+(?:a\s+|any\s+|the\s+)?"
+    # the confirmation skipped, or an irreversible command in its place
+    r"\b(?:don'?t|do\s+not)\s+need\s+to\s+(?:ask|confirm|check)\b"
+    r"|\bskip\s+(?:the\s+)?(?:usual\s+)?confirmation\b"
+    r"|\brm\s+-rf\b|\breset\s+--hard\b|\bclean\s+-f\w*|\bpush\s+(?:\S+\s+){0,3}?--(?:force|delete)\b"
+    r"|\bterraform\s+destroy\b"
+    r"|\b(?:merge|push|deploy|release|ship)\w*\s+(?:\S+\s+){0,8}?without\s+(?:a\s+|any\s+|the\s+)?"
     r"(?:waiting\s+for\s+(?:the\s+)?|running\s+(?:the\s+)?)?(?:approvals?|reviews?|sign-?off"
     r"|change\s+ticket|ticket|tests|checks|ci)\b"
     r"|\bmerge\s+their\s+own\b|\bapprove\s+their\s+own\b|\bcounts?\s+as\s+pre-?reviewed\b"
