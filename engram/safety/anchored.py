@@ -159,6 +159,7 @@ _CLAUSE_OPEN = LazyRegex(r"(?:^|[.:;!?]\s*|\b(?:and|then|please|now|also|just|fi
 # search of the whole memory would try every position (Python's regex engine has no
 # multi-literal prefilter) and cost more than every other rule.
 _NEW_ORDERS = r"new\s+(?:task|instructions?|orders|goal|objective|directives?)"
+_BEGIN_NEW_ORDERS = rf"(?:begin|start)\b[\s.!:,;-]*(?:(?:here\s+(?:is|are)|your)\s+)?{_NEW_ORDERS}"
 _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex | None],
                      ...] = (
     (
@@ -223,15 +224,14 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex |
         frozenset(("begin", "start")),
         frozenset(("new",)),
         "fake new instructions",
-        rf"(?:begin|start)\b[\s.!:,;-]*(?:(?:here\s+(?:is|are)|your)\s+)?{_NEW_ORDERS}\b",
+        rf"{_BEGIN_NEW_ORDERS}\b",
         LazyRegex(r"(?:^|[.!?:;(\[>*#\u2013\u2014-]\s*|\d[.)]\s+)$"),
     ),
     (
         frozenset(("begin", "start")),
         frozenset(("new",)),
         "fake new instructions",
-        rf"(?:begin|start)\b[\s.!:,;-]*(?:(?:here\s+(?:is|are)|your)\s+)?{_NEW_ORDERS}"
-        r"\s*[:\u2013\u2014-]",
+        rf"{_BEGIN_NEW_ORDERS}\s*[:\u2013\u2014-]",
         None,
     ),
     (

@@ -746,21 +746,12 @@ def _routine(feature: str, line: str, m: re.Match[str]) -> bool:
 def _found(feature: str, line: str) -> int | None:
     """Where the feature first occurs outside a negated clause (negation does not cancel
     concealment, which is a negation itself)."""
-    rule = _RULES["harm" if feature == "act" else feature]
-    for m in rule.finditer(line):
+    if feature == "outbound":
+        return _sent_at(line)
+    for m in _RULES["harm" if feature == "act" else feature].finditer(line):
         if feature == "act" and m.group("data"):
             continue
         if _routine(feature, line, m):
-            continue
-        if feature == "outbound" and _API_USE.search(line):
-            continue
-        if feature == "outbound" and _noun(line, m):
-            # a sending verb used as a noun may open a match that holds a real one ("name,
-            # email, IBAN and send them to https://..."): look again after the noun
-            verb = _SENDS_RE.search(line, m.start(), m.end())
-            later = _found_from(rule, line, verb.end() if verb else m.end())
-            if later is not None:
-                return later
             continue
         if feature == "harm" and (_SCRUBBED.match(line, m.end()) or m.group("data") and (
                 _SECRET_STORE.search(line[max(0, m.start() - 30) : m.start()])
@@ -774,22 +765,26 @@ def _found(feature: str, line: str) -> int | None:
     return None
 
 
-def _found_from(rule: LazyRegex, line: str, pos: int) -> int | None:
-    """Where an outbound match at or after `pos` first has its verb used as a verb, outside a
-    negated clause."""
-    m = rule.search(line, pos)
+def _sent_at(line: str) -> int | None:
+    """Where a sending verb, used as a verb, first occurs outside a negated clause. A sending
+    verb used as a noun may open a match that holds a real one ("name, email, IBAN and send
+    them to https://..."): the search goes on right after the noun."""
+    if _API_USE.search(line):
+        return None
+    m = _OUTBOUND.search(line)
     while m is not None:
-        if not _noun(line, m) and not _negated(line, m.start()):
-            return m.start()
         verb = _SENDS_RE.search(line, m.start(), m.end())
-        m = rule.search(line, verb.end() if verb and _noun(line, m) else m.end())
+        if verb is not None and _noun(line, verb):
+            m = _OUTBOUND.search(line, verb.end())
+            continue
+        if not _negated(line, m.start()):
+            return m.start()
+        m = _OUTBOUND.search(line, m.end())
     return None
 
 
-def _noun(line: str, m: re.Match[str]) -> bool:
-    verb = _SENDS_RE.search(line, m.start(), m.end())
-    if verb is None:
-        return False
+def _noun(line: str, verb: re.Match[str]) -> bool:
+    """Whether the sending verb is used as a noun."""
     # ... and part of a name: `--email-address`, `post_url`, `save.py`.
     # ... or one alternative of a pattern (`/(token|cookie|email|phone|iban)/i`, the keys a log
     # redactor masks).
