@@ -7,13 +7,7 @@ style of support-bot and game-dialogue rules; `fresh17` holds the items that sho
 from __future__ import annotations
 
 import pytest
-
-from engram.safety import scan
-
-
-def findings(text: str) -> list[tuple[int, str]]:
-    return [(f.line, f.kind) for f in scan(list(enumerate(text.splitlines(), start=1))).findings]
-
+from safety_helpers import kinds
 
 HONEST = {
     "messages quoted under a heading about redirect attempts": (
@@ -64,12 +58,12 @@ HOSTILE = {
 
 @pytest.mark.parametrize("text", HONEST.values(), ids=HONEST.keys())
 def test_a_quoted_user_message_beside_what_the_product_does_prints(text: str) -> None:
-    assert findings(text) == []
+    assert kinds(text) == set(), text
 
 
 @pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
 def test_the_same_words_as_an_order_or_unexplained_are_withheld(text: str) -> None:
-    assert findings(text)
+    assert kinds(text), text
 
 
 # Two shapes of the public attack collections' jailbreaks and goal hijacks (written here in our
@@ -92,4 +86,4 @@ CAST = {
 @pytest.mark.parametrize(("text", "hostile"), CAST.values(), ids=CAST.keys())
 def test_a_role_given_to_the_model_and_a_swapped_task_are_withheld(text: str,
                                                                    hostile: bool) -> None:
-    assert bool(findings(text)) is hostile
+    assert bool(kinds(text)) is hostile, text

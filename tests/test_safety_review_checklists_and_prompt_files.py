@@ -6,13 +6,7 @@ each beside its twin. (Lines written for these tests.)"""
 from __future__ import annotations
 
 import pytest
-
-from engram.safety import scan
-
-
-def withheld(text: str) -> bool:
-    return bool(scan(list(enumerate(text.splitlines(), start=1))).findings)
-
+from safety_helpers import kinds
 
 CASES = {
     # A prompt file states its purpose; the same words twice are one purpose.
@@ -166,4 +160,4 @@ CASES = {
 @pytest.mark.parametrize(("text", "hostile"), CASES.values(), ids=CASES.keys())
 def test_honest_shapes_print_and_the_attacks_they_resemble_do_not(text: str,
                                                                   hostile: bool) -> None:
-    assert withheld(text) is hostile
+    assert bool(kinds(text)) is hostile, text

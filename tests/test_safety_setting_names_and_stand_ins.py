@@ -9,13 +9,7 @@ addressed. The attack each resembles is withheld as before."""
 from __future__ import annotations
 
 import pytest
-
-from engram.safety import scan
-
-
-def findings(text: str) -> list[tuple[int, str]]:
-    return [(f.line, f.kind) for f in scan(list(enumerate(text.splitlines(), start=1))).findings]
-
+from safety_helpers import kinds
 
 HONEST = {
     "an XML policy attribute": (
@@ -58,9 +52,9 @@ HOSTILE = {
 
 @pytest.mark.parametrize("text", HONEST.values(), ids=HONEST.keys())
 def test_honest_setting_names_stand_ins_and_workflow_steps_print(text: str) -> None:
-    assert findings(text) == []
+    assert kinds(text) == set(), text
 
 
 @pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
 def test_the_attacks_they_resemble_are_withheld(text: str) -> None:
-    assert findings(text)
+    assert kinds(text), text
