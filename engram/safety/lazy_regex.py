@@ -1,9 +1,10 @@
 """Regular expressions compiled on first use.
 
-The scan holds about 270 patterns, and compiling them all costs about 100 ms, which every
+The scan holds about 400 patterns, and compiling them all costs about 200 ms, which every
 process that scans a memory paid at import: the hook that re-indexes the one memory just edited
 paid it before answering. Scanning a rule file uses a few dozen of them (most stay behind word
-gates), so each is compiled when first used.
+gates), so each is compiled when first used, from the program a previous process kept when
+there is one (engram.safety.pattern_store).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from engram.safety import pattern_store
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split")
 
@@ -37,7 +40,7 @@ class LazyRegex:
         # Called only for what the instance lacks: a method before the first use.
         if name not in _METHODS:
             raise AttributeError(name)
-        compiled = re.compile(self.pattern, self.flags)
+        compiled = pattern_store.compiled(self.pattern, self.flags)
         for method in _METHODS:
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
