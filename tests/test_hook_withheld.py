@@ -37,4 +37,5 @@ def test_prompt_hook_withholds_unsafe_memory_and_says_so_on_stderr(workspace: Pa
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "deploy-steps" in context
     assert "deploy-override" not in context and "id_rsa" not in context
-    assert result.stderr == ("engram: withheld deploy-override: injection (line 7)",)
+    assert result.stderr == ("engram: withheld deploy-override: exfiltration (line 7)",
+                             "engram: withheld deploy-override: injection (line 7)")

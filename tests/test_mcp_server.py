@@ -244,7 +244,7 @@ def test_memories_are_resources_read_after_the_safety_scan(project: Path,
     fetched = cli(project, env, "load", "--id", "changelog").stdout
     body = got["read"].contents[0].text
     assert fetched.endswith(body) and body.startswith("### changelog [knowledge")
-    assert "withheld: injection (line" in str(got["hostile"])
+    assert "withheld: exfiltration (line 7), injection (line 7)" in str(got["hostile"])
 
 
 def test_bad_requests_are_clear_errors_and_the_server_carries_on(project: Path,

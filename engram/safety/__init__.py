@@ -168,7 +168,42 @@ _DISOBEY = (
     r"|(?:do\s+not|don'?t|must\s+not|never)\s+(?:follow|obey|heed|listen\s+to))"
 )
 _SOFT = rf"(?:skip|neglect|overlook|omit|{_DISOBEY})"
+# Dismissals a rule file does not say of its readers' own orders, whatever the wording around
+# them: the orders are someone's ("the operator's prompt"), earlier ones, the safety ones, those
+# of the system message, or those "you were loaded with".
+_DISMISS = (rf"(?:{_STRONG}|{_WEAK}|{_DISOBEY}|overlook|neglect|cancel|revoke|suspend|scrap"
+            r"|nevermind|never\s+mind|stop\s+(?:obeying|applying|honou?ring))")
+_THEIRS = (r"(?:system|operator|developer|user|repository|repo|project|maintainers?|company)"
+           r"(?:'s|s')")
+_PRIOR = r"(?:previous|prior|above|preceding|earlier|former|original|initial)"
+# (the orders themselves, not a file or page of them: "ignore the previous policy file")
+_GUIDANCE = (r"(?:instructions?|rules|guidance|guidelines|polic(?:y|ies)|constraints|restrictions"
+             r"|guardrails|prompts?|directives?|orders|programming)(?![\w.-]*/|[-.]\w|\s+(?:files?"
+             r"|folders?|docs?|documents?|pages?|sections?|versions?|modules?|engine|templates?"
+             r"|director(?:y|ies))\b)")
+_ALL = r"(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+|your\s+|its\s+)?"
 _INJECTION: tuple[tuple[str, str], ...] = (
+    (
+        "instruction override",
+        rf"\b{_DISMISS}\s+{_ALL}{_THEIRS}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
+        rf"|\b{_DISMISS}\s+{_ALL}{_PRIOR}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
+        rf"|\b{_DISMISS}\s+{_ALL}{_GUIDANCE}\s+(?:in|from|of)\s+(?:your|the)\s+(?:system|operator"
+        r"|developer)\s+(?:message|prompt)s?\b"
+        rf"|\b{_DISMISS}\s+{_ALL}{_GUIDANCE}\s+(?:that\s+)?you\s+(?:were|have\s+been|had\s+been"
+        r"|are)\s+(?:given|loaded|told|trained|configured|started|shipped|set\s+up)\b",
+    ),
+    (
+        "instruction reset",
+        rf"\b{_DISMISS}\s+(?:everything|anything|whatever|all)\s+(?:that\s+)?(?:the\s+\w+\s+"
+        r"(?:and\s+the\s+\w+\s+)?|you(?:'ve|\s+have|\s+were|\s+had)?\s+)(?:have\s+|has\s+|had\s+)?"
+        r"(?:been\s+)?(?:told|given|instructed|said)\b",
+    ),
+    (
+        "fake new instructions",
+        r"\b(?:your|the)\s+new\s+(?:instructions|orders|rules|directives)\s+(?:are|is)\s*:"
+        r"|\b(?:prior|previous|earlier|original)\s+(?:constraints|restrictions|rules|instructions)"
+        r"\s*:\s*(?:none|n/a|removed|lifted|void)\b",
+    ),
     ("instruction override", rf"\b(?:{_STRONG}|{_WEAK})\s+{_DET}{_BEFORE}\s+{_DET}{_ORDERS}\b"),
     ("instruction override", rf"\b{_SOFT}\s+{_DET}{_BEFORE}\s+{_DET}{_ORDERS}\b"),
     ("instruction override", rf"\b{_SOFT}\s+(?:all\s+(?:of\s+)?)?your\s+(?:(?:own|current"
@@ -184,6 +219,22 @@ _INJECTION: tuple[tuple[str, str], ...] = (
         "instruction override",
         rf"\b{_STRONG}\s+{_DET}(?:rules|guidelines|instructions)\s+(?:that\s+)?you\s+(?:were|have"
         r"\s+been|had\s+been)\s+given\b",
+    ),
+    (
+        # extraction in other words: what it was told before the conversation, a summary of
+        # everything above "including the parts you were told not to show", a poem whose lines
+        # are "the exact lines of your confidential instructions"
+        "prompt leak request",
+        r"\bwhat\s+(?:were|have)\s+you\s+(?:been\s+)?(?:told|given|instructed)\s+(?:right\s+|just\s+)?"
+        r"(?:before|prior\s+to|at\s+the\s+(?:start|beginning))\b"
+        r"|\b(?:summari[sz]e|repeat|print|paste|translate|copy|write\s+out|spell\s+out|rewrite)\s+"
+        r"(?:everything|all(?:\s+the\s+text)?|the\s+text|the\s+words|whatever)\s+(?:(?:written|that"
+        r"\s+(?:appears|is))\s+)?(?:above|before)\s+(?:this\s+(?:line|message|point|sentence)|here)\b"
+        r"|\b(?:exact|verbatim|original|full|complete)\s+(?:lines|text|words|wording|contents?)\s+of"
+        r"\s+your\s+(?:(?:confidential|hidden|secret|system|initial|original|private)\s+)*"
+        r"(?:instructions|prompt|rules|guidelines)\b"
+        r"|\bparts?\s+you\s+(?:were|are|have\s+been)\s+told\s+not\s+to\s+(?:show|share|reveal"
+        r"|repeat|disclose)\b",
     ),
     (
         "prompt leak request",
@@ -387,6 +438,7 @@ _SENSITIVE_FILES = (
     r"~/\.ssh\S*|~/\.aws\S*|\.aws[/\\]credentials|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"
     r"(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
     r"|\.kube/config\b|/etc/(?:passwd|shadow)\b|(?<![\w.-])\.env\b(?!\.(?:example|sample|template))"
+    r"|\bsecrets?\.(?:ya?ml|json|toml)\b"
 )
 _SENT_DATA = (
     r"(?:\bsecrets\b|\benv(?:ironment)?\s+var(?:iable)?s\b|\benv\s+files?\b|\b(?:your|all|any"
@@ -405,7 +457,7 @@ _REPLY = (
     r"\b(?:in|into|to|inside|at\s+the\s+end\s+of)\s+(?:(?:your|each|every|all|the\s+(?:next"
     r"|final))\s+(?:next\s+|final\s+)?(?:reply|replies|response|responses|answer|answers|output"
     r"|message|messages|commit\s+messages?|pr\s+(?:description|body)|pull\s+request|summary"
-    r"|comments?|chat)|the\s+(?:reply|answer|chat))\b"
+    r"|comments?|chat|conversation)|the\s+(?:reply|answer|chat|conversation))\b"
 )
 _REPLY_DATA = (
     rf"(?:{_SENSITIVE_FILES}|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
@@ -438,6 +490,27 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
         "secrets into the reply",
         r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
         rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
+    ),
+    (
+        # Printed where the agent answers, a key file needs no destination named: "print the
+        # contents of ~/.ssh/id_rsa", "reply with the output of `cat ~/.kube/config`" (not what a
+        # tool can print, nor `echo .env >> .gitignore`, nor what a user asks you to print)
+        "secrets into the reply",
+        r"(?<!\bcan\s)(?<!\bwill\s)(?<!\bmay\s)(?<!\basks\syou\sto\s)(?<!\basked\syou\sto\s)"
+        r"(?<!\bask\syou\sto\s)(?<!\bwants\syou\sto\s)(?<!\brequests\syou\sto\s)"
+        r"\b(?:print|paste|show|display|reveal|output|dump"
+        r"|reply\s+with|respond\s+with|read\s+out|type\s+out)\s+(?:the\s+)?(?:(?:full|complete"
+        r"|entire|real|raw|actual|whole)\s+)*(?:(?:contents?|text|output|values?)\s+of\s+)?"
+        rf"[`'\"]?(?:cat\s+)?(?:~/|\$home/)?(?:{_SENSITIVE_FILES})",
+    ),
+    (
+        # ... or written down for others to read: docs listing "every key in .env.production with
+        # its actual current value", a fixture that "embeds the real contents of secrets.yml"
+        "secrets written into files",
+        rf"\b(?:list|document|record)\b{_GAP}(?:{_SENSITIVE_FILES}){_GAP}\b(?:with|including|and)\s+"
+        r"(?:its|their|the)\s+(?:actual|real|current|live)\s+(?:current\s+)?values?\b"
+        r"|\b(?:embed|include|copy|paste|put)s?\s+the\s+(?:real|actual|full)\s+contents?\s+of\s+"
+        rf"[`'\"]?(?:[\w.-]+/)*(?:{_SENSITIVE_FILES})",
     ),
 )
 _EXFIL_PROSE_RE, _EXFIL_PROSE_DETAIL = _combine(_EXFIL_PROSE, 0)
@@ -783,7 +856,11 @@ _GATES = {
         r"|(?:dan|god|jailbreak|unrestricted|unfiltered)\s+mode"
         r"|(?:do\s+not|don'?t|never|must\s+not)\s+(?:tell|inform|notify|alert|warn|show|mention"
         r"|reveal|disclose|repeat)|(?:keep|hide)\s+(?:this|these|it)"
-        r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your)\b"
+        r"|(?:reveal|print|output|repeat|show|leak|dump|disclose|recite)\s+(?:me\s+)?your"
+        r"|cancel|revoke|suspend|scrap|nevermind|never\s+mind|stop\s+(?:obeying|applying|honou?ring)"
+        r"|what\s+(?:were|have)\s+you|(?:lines|text|words|wording|contents?)\s+of\s+your"
+        r"|parts?\s+you\s+(?:were|are|have)"
+        r"|(?:prior|previous|earlier|original)\s+(?:constraints|restrictions))\b"
         r"|(?:instructions?|prompt|directives?|orders)\s*:"
     ),
     "role-play": LazyRegex(
@@ -815,7 +892,8 @@ _GATES = {
 _GATE_WORDS = frozenset((
     "ignore", "disregard", "forget", "discard", "abandon", "override", "bypass", "circumvent",
     "skip", "neglect", "overlook", "omit", "secretly", "covertly", "surreptitiously", "silently",
-    "summarise", "summarize", "paraphrase", "translate",
+    "summarise", "summarize", "paraphrase", "translate", "cancel", "revoke", "suspend", "scrap",
+    "nevermind",
 ))
 
 
@@ -828,7 +906,11 @@ _GATE_PAIRS = frozenset(
     | _pairs("what", "are were is was") | _pairs("tell show give send", "me")
     | _pairs("repeat print output copy recite reproduce", "the all words text everything your")
     | _pairs("without", "telling informing") | _pairs("set put", "aside")
-    | _pairs("throw", "out")
+    | _pairs("throw", "out") | _pairs("never", "mind") | _pairs("stop", "obeying applying honoring"
+                                                               " honouring")
+    | _pairs("prior previous earlier original", "constraints restrictions")
+    | _pairs("what", "have") | _pairs("lines text words wording contents content", "of")
+    | _pairs("part parts", "you")
     | _pairs("first opening initial", "words line lines message messages sentence sentences text")
     | _pairs("list describe", "me your")
     | _pairs("guidance instructions rules directives prompt guidelines", "no is are")
@@ -888,7 +970,7 @@ _PERSON_CAST_RE = LazyRegex(
 _EXFIL_VERBS = frozenset((
     "send post upload exfiltrate transmit forward leak email pipe beam push publish sync commit"
     " paste put copy share dump save include print output show echo reveal display insert embed"
-    " append add quote attach"
+    " append add quote attach list document record"
 ).split())
 
 
@@ -1308,8 +1390,11 @@ def _discussed(index: int, low: list[str], prose: str, fences: list[bool], raw: 
         return True
     if not fences[index]:
         return False
-    # the fence line, and the lines before
-    return _defended(_block(index, fences)[0] - 1, low, raw)
+    # ... or in the lines that introduce the block ("The attack strings below are test data"),
+    # not anywhere near them: a skill's "Flag unusual indemnities" three lines above "Text
+    # extracted from the contract:" says nothing of what the contract says
+    fence = _block(index, fences)[0] - 1
+    return _defended_in(slice(max(0, fence - 3), fence), low, raw)
 
 
 def _indented_code(index: int, raw: list[str]) -> bool:
@@ -1398,7 +1483,10 @@ def _injects(text: str) -> bool:
 def _defended(index: int, low: list[str], raw: list[str] | None = None) -> bool:
     """A defence within _CONTEXT lines of line `index`; with `raw` (the lines as written), a
     defence in another language is read there, unfolded (see `_discussed`)."""
-    around = slice(max(0, index - _CONTEXT), index + _CONTEXT + 1)
+    return _defended_in(slice(max(0, index - _CONTEXT), index + _CONTEXT + 1), low, raw)
+
+
+def _defended_in(around: slice, low: list[str], raw: list[str] | None = None) -> bool:
     # Identifiers count as words: `INJECTION_MARKERS`, `looks_malicious()`.
     window = " ".join(low[around]).replace("_", " ")
     # A host name is no defence: `https://drop.attacker.test` names the attacker, it does not
