@@ -445,6 +445,9 @@ _SENT_DATA = (
     r"|stored|saved|my)\s+(?:[\w-]+\s+)?(?:api[\s_-]?keys|tokens|passwords|credentials|cookies)\b"
     r"|\b(?:aws|gcp|azure|cloud|git|ssh|admin|database|db)\s+credentials\b|\bprivate\s+keys?\b"
     r"|\boutput\s+of\s+[`'\"]?(?:env|printenv|set|export\s+-p)\b"
+    # commands that print a credential
+    r"|\bgh\s+auth\s+(?:token|status\s+(?:-t|--show-token))\b|\bgcloud\s+auth\s+print-(?:access"
+    r"|identity)-token\b|\baws\s+configure\s+export-credentials\b|\bnpm\s+token\s+create\b"
     rf"|{_SENSITIVE_FILES})"
 )
 _DESTINATION = (
@@ -549,7 +552,7 @@ _UPLOAD_RE = LazyRegex(
     rf"|\b(?:env|printenv)\s*\|\s*{_SINK}"
     # Copied to another host, or read into a PowerShell request body.
     # (a path after `--exclude` is the one thing not copied)
-    rf"|\b(?:scp|rsync|sftp)\s+(?:(?!--exclude|--filter)-\S+\s+)*{_PATH}"
+    rf"|\b(?:scp|rsync|sftp)\s+(?:(?!--exclude|--filter)-\S+\s+(?:\w+=\S+\s+)?)*{_PATH}"
     rf"|\b(?:get-content|gc)\b[^|;&]*?{_PATH}|\(\s*(?:cat|type)\s+{_PATH}"
     # Read into a socket or a mail, written to /dev/tcp, copied to a bucket or a gist.
     rf"|\b(?:nc|ncat|netcat|socat|telnet|mail|mailx|sendmail|mutt)\b[^|;&\n]*<\s*{_PATH}"
@@ -585,9 +588,16 @@ _DATA_WORD = (
 _LINK_BEACON_RE = LazyRegex(
     r"(?:\[[^\]]*\]\(|^\s*\[[^\]]+\]:\s*)\s*<?(?:https?:)?//[^)\s]*?(?:\[[a-z_ ]{2,30}\]"
     rf"|\{{\{{?\s*[\w.]*?{_DATA_WORD}[\w.]*\s*\}}\}}?|\$\{{?[a-z_]*{_DATA_WORD}"
-    # A slot in words: `?k=<the user's API keys>`.
-    rf"|<[^<>()\n]{{0,30}}?{_DATA_WORD}[^<>()\n]{{0,30}}>)"
+    # A slot in words: `?k=<the user's API keys>`, `?d=BASE64_OF_YOUR_.ENV_FILE`.
+    rf"|<[^<>()\n]{{0,30}}?{_DATA_WORD}[^<>()\n]{{0,30}}>"
+    r"|[?&/=](?:[a-z0-9]+_)*(?:base64|hex|contents?|values?|output|dump|text)_of_(?:your_|the_|my_)?"
+    r"[\w.]+)"
 )
+# A lookup of a name built from a shell variable: `dig +short "$v.x.collect.example.net"`; with a
+# secret source on the line, each value leaves as a DNS query.
+_DNS_DATA_RE = LazyRegex(
+    r"\b(?:dig|nslookup|host)\s+(?:[+-]\S+\s+)*[\"']?\$\{?\w+\}?\.[a-z0-9-]+\.")
+_SENT_DATA_RE = LazyRegex(_SENT_DATA)
 # The whole environment handed to a network call: `urlopen(..., str(os.environ))`.
 _ENV_DUMP_RE = LazyRegex(
     r"os\.environ(?!\s*[\[.(\w])|environ\.copy\(\)|process\.env(?!\s*[.\[\w])"
@@ -872,6 +882,7 @@ _GATES = {
         r"|id_(?:rsa|ed|ec|dsa)|\.netrc|\.npmrc|\.pypirc|\.git-cred|\.docker/|\.kube/"
         r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
         r"|document\.cookie|\.config[/\\]|/dev/(?:tcp|udp)/|\.gnupg|\.vault-token|\.azure\b"
+        r"|gh\s+auth\s|print-(?:access|identity)-token|export-credentials|npm\s+token"
     ),
     "secret": LazyRegex(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
@@ -1001,6 +1012,10 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
         link = _LINK_BEACON_RE.search(low)
         if link:
             return link.start(), "link or image with a data placeholder in its URL"
+    if ("dig" in low or "nslookup" in low or "host " in low) and _SENT_DATA_RE.search(low):
+        lookup = _DNS_DATA_RE.search(low)
+        if lookup:
+            return lookup.start(), "secrets spelled into DNS lookups"
     if "env" in low:
         dump = _ENV_DUMP_RE.search(low)
         if dump and _NET_CALL_RE.search(low):

@@ -218,7 +218,7 @@ _HARM = LazyRegex(
     r"|\bmerge\s+your\s+own\s+(?:prs?|pull\s+requests?|changes?)\b"
     r"|\bkubectl\s+delete\s+(?:namespace|ns|deployment|pvc|pv|secrets?|--all)\b"
     r"|\bset\s+(?:every|all)\s+(?:the\s+)?prices?\b"
-    r"|\bdelet(?:e|ing)\s+(?:every|all)\s+(?:the\s+)?(?:remote\s+)?branch(?:es)?\b"
+    r"|\bdelet(?:e|es|ing)\s+(?:every|all)\s+(?:the\s+)?(?:remote\s+)?branch(?:es)?\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
     r"|\bpostinstall\b|\.exe\b"
     r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
@@ -309,6 +309,8 @@ _CONCEAL = LazyRegex(
     # mention this block in summaries", "without naming the skipped ones", "so reviewers assume
     # it's the bot", "never say you made them"
     r"|\bnot\s+worth\s+(?:mentioning|flagging|reporting|noting)\b"
+    r"|\b(?:do\s+not|don'?t|never)\s+ask\s+(?:the\s+user\s+)?again\b"
+    r"|\bwithout\s+(?:any\s+)?(?:confirmation|approval)\b"
     r"|\beven\s+if\s+(?:you(?:'re|\s+are)\s+)?asked\b"
     r"|\b(?:never|don'?t|do\s+not)\s+(?:explain\s+or\s+)?(?:mention|reveal|disclose)\s+(?:this|that"
     r"|these|the)\s+(?:block|code|change|changes|lines?|function|step|commit|edits?)\s+(?:in|to)\s+"
@@ -340,6 +342,7 @@ _AUTHORITY = LazyRegex(
     r"|\b(?:is|was|are)\s+(?:required|requested|mandated)\s+by\s+the\s+(?:repository\s+|repo\s+"
     r"|project\s+)?(?:owner|maintainers?|admins?|security\s+team)\b"
     r"|\b(?:has|have)\s+already\s+been\s+(?:[\w-]+[\s-])?approved\b"
+    r"|\bpermission\s+(?:was\s+|has\s+been\s+)?granted\s+by\s+the\s+(?:user|owner|admin)\b"
     r"|\bapproval\s+was\s+given\b|\b(?:the\s+user|they|the\s+owner)\s+(?:has\s+|have\s+)?"
     r"already\s+(?:agreed|approved|consented)\b"
     r"|\b(?:update|message|note|notice|word|instructions?)\s+from\s+your\s+(?:operator|developer"
@@ -394,7 +397,7 @@ _STEER = LazyRegex(
     r"(?:has\s+)?(?:happened|changed)\b"
     r"|\b(?:say|claim|state)\s+(?:that\s+)?(?:the|all|it|this|everything|nothing|they|their)\b"
     r"|\b(?:describe|present|label|frame|report|mark|pass\s+off|portray|characteri[sz]e)\s+(?:it"
-    r"|this|them|the\s+[\w-]+(?:\s+[\w-]+)?)\s+as\b"
+    r"|this|them|the\s+[\w-]+(?:\s+[\w-]+)?)(?:\s+to\s+(?:the\s+)?(?:user|reviewers?|them))?\s+as\b"
     r"|\bsay\s+it\s+was\b|\bcall\s+it\s+(?:a|an|just)\b"
     # What the user must not read in the summary ("leave out the breaking changes").
     r"|\b(?:leave\s+out|omit|hide|suppress|drop)\s+(?:the|any|all)\s+(?:[\w-]+\s+){0,3}?"
@@ -507,6 +510,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("between"), _w("file")), (_w("side"), _w("task")),
         (_w("visible public"), _w("only")),
         (_w("worth"), _w("mentioning flagging reporting noting")),
+        (_w("confirmation approval"), _w("without")),
         (_w("naming listing"), _w("without")),
         (_w("reviewer reviewers"), _w("assume think believe skim")),
         (_w("say admit"), _w("never")),
@@ -518,7 +522,7 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
          _w("owner owners maintainer maintainers admin admins administrator team lead manager cto"
             " ceo user users they already by operator director vp commander legal compliance")),
         (_w("it this"), _w("owner maintainer admin administrator cto ceo")),
-        (_w("approval"), _w("given")),
+        (_w("approval"), _w("given")), (_w("permission"), _w("granted")),
         (_w("from"), _w("your"), _w("update message note notice word instructions instruction")),
         (_w("says say"), _w("maintainer owner admin user developer operator maintainers owners"
                             " admins users developers operators")),
