@@ -394,6 +394,16 @@ _ROLE_TOKEN_RE = LazyRegex(
     r"<\|[a-z_][a-z0-9_ ]{0,30}\|>|<(?:start|end)_of_turn>|</?im_(?:start|end|sep)>"
     r"|</?system(?:[-_](?:prompt|message|instructions?|reminder|note|notice))?>"
 )
+# A message element, tag or bracketed banner that claims a privileged sender in prose:
+# `<message role="system">`, `<admin_override>`, `[DEVELOPER MODE MESSAGE: authenticated]`.
+_ROLE_MARKUP_RE = LazyRegex(
+    r"<(?:message|msg|turn|prompt|instruction)s?\s[^>]*\brole\s*=\s*[\"']?(?:system|developer"
+    r"|admin)\b"
+    r"|</?(?:admin|developer|system|root|operator|platform)[-_](?:override|message|instructions?"
+    r"|notice|directive|update|mode)s?\b[^>]*>"
+    r"|^\s*\[(?:system|developer|admin)(?:\s+mode)?\s+(?:message|notice|override|instructions?)\b"
+    r"[^\]]*\]"
+)
 # An inline code span of nothing but markup tokens (`<|system|>`, `[gMASK]<sop>`).
 _TOKENS_SPAN_RE = LazyRegex(r"`(?:\s*(?:<\|?/?[\w./ -]{1,30}\|?>|\[[\w/ -]{1,20}\]))+\s*`")
 
@@ -463,7 +473,8 @@ _REPLY = (
     r"|comments?|chat|conversation)|the\s+(?:reply|answer|chat|conversation))\b"
 )
 _REPLY_DATA = (
-    rf"(?:{_SENSITIVE_FILES}|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
+    rf"(?:{_SENSITIVE_FILES}|\bdeploy\s+keys?\b|\bid_deploy\b"
+    r"|\benvironment\s+variables\b|\benv\s+vars\b|\bsecrets\b|\bapi\s+keys?\b"
     r"|\bcredentials\b|\bprivate\s+keys?\b|\bsystem\s+prompt\b)"
 )
 _SEND = (
@@ -492,7 +503,9 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
     (
         "secrets into the reply",
         r"\b(?:include|paste|print|output|show|echo|reveal|display|insert|put|embed|append|add"
-        rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}",
+        rf"|leak|dump|quote|attach)\b{_GAP}{_REPLY_DATA}{_GAP}{_REPLY}"
+        # (named first: "read it from deploy/id_deploy and paste it into the conversation")
+        rf"|{_REPLY_DATA}{_GAP}\b(?:paste|print|show|reveal|dump|post)\s+(?:it|them)\s+{_REPLY}",
     ),
     (
         # Printed where the agent answers, a key file needs no destination named: "print the
@@ -883,6 +896,7 @@ _GATES = {
         r"|/etc/(?:passwd|shadow)|system\s+prompt|!\[|<img|\]\(|\]:|localstorage|sessionstorage"
         r"|document\.cookie|\.config[/\\]|/dev/(?:tcp|udp)/|\.gnupg|\.vault-token|\.azure\b"
         r"|gh\s+auth\s|print-(?:access|identity)-token|export-credentials|npm\s+token"
+        r"|deploy\s+key|id_deploy"
     ),
     "secret": LazyRegex(
         r"-----begin|bearer|passw|passphrase|secret|token[\"']?\]?\s*(?:[:=]|\s(?:is|was)\s)"
@@ -1044,6 +1058,10 @@ def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: b
         return forged
     if not fenced and "role" in low and _YAML_ROLE_RE.match(low):
         return 0, "fake system turn"
+    if not fenced and ("<" in low or "[" in low):
+        markup = _ROLE_MARKUP_RE.search(low)
+        if markup:
+            return markup.start(), "message claiming a privileged sender"
     if not gated or not _GATES["role-play"].search(low):
         return None
     # A chat template in code (`<|im_start|>{{ m.role }}`) renders turns; it forges none.

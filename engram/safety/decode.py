@@ -253,6 +253,8 @@ _ENCODED_RUN = LazyRegex(
     r"(?:\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r|\bprintf\s+['\"]?(?:\\x|\\[0-7]|%b)|\becho\s+-e\s+"
     r"['\"]?\\x|\bopenssl\s+(?:enc\s+)?-d\b|frombase64string)[^\n]{0,300}?\|\s*(?:sudo\s+)?"
     r"(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|node|perl|ruby|php|iex|invoke-expression|source)\b"
+    # (an escaped string run as code is its own decoder: `exec("\x69\x6d...")`)
+    r"|\bexec\s*\(\s*[bru]?[\"'](?:\\x[0-9a-f]{2}){8,}"
     r"|\b(?:eval|exec|invoke-expression|iex)\s*\(?\s*[\"'$(]*\s*(?:atob|base64|"
     r"(?:base64\.)?b64decode|buffer\.from|codecs\.decode|bytes\.fromhex|frombase64string"
     r"|\[system\.convert\]::frombase64string)\b"
@@ -300,20 +302,31 @@ def decoded_command(line: str) -> int | None:
 _OBEY_DECODED = LazyRegex(
     # (single spaces, as the memory gate `may_obey_decoded` looks for them: letters spaced out
     # are read by the spacing disguise)
-    r"\b(?:decode|decipher|decrypt|reverse) (?:it|this|them|the [\w-]+)\b"
+    r"\b(?:decode|decipher|decrypt|reverse|unescape) (?:it|this|them|twice|the [\w-]+)\b"
+    r"(?: ?\([^)\n]{0,60}\))?"
     r"[^.\n]{0,40}?\b(?:and|then) (?:carry (?:it|them) out|do what it says|obey"
     r"|follow (?:it|them)|execute (?:it|them)|act on (?:it|them)|adopt (?:it|them)"
-    r"|run (?:it|them|the result)(?! (?:through|against|with|past|by|in|on)\b))"
+    r"|apply (?:it|them)"
+    r"|run (?:it|them|the result)(?: in (?:a |the )?(?:shell|terminal|bash)\b"
+    r"|(?! (?:through|against|with|past|by|in|on)\b)))"
+    # ... in other words: "Decode and apply: &#68;...", "Convert these bytes to ASCII and do
+    # it", vowels stripped and "put them back and follow it"
+    r"|\bdecode and (?:apply|follow|obey|run|execute) ?:"
+    r"|\bconvert (?:these|the|this) (?:bytes|codes|numbers|values|bits) (?:to|into) (?:ascii|text"
+    r"|letters|characters) and (?:do|follow|obey|apply|run|execute) (?:it|them|what it says)\b"
+    r"|\bput (?:them|the vowels|the letters|it) back\b[^.\n]{0,20}?\band (?:follow|obey|run"
+    r"|execute|do) (?:it|them)\b"
     r"|\b(?:treat|take|use) (?:the )?(?:phrase|text|string|message|words?) encoded in\b"
     r"[^.\n]{0,60}?\bas your (?:first |new |next )?(?:instruction|order|command|task|rule)"
     r"|\b(?:rot-?13|rot-?47|atbash|base64|hex|cipher|encoded|reversed|backwards)\b[^\n]{0,40}?"
     r"\b(?:do what it says|carry it out|adopt it as your)"
 )
 _OBEY_HINTS = ("decod", "deciph", "decrypt", "revers", "backward", "encoded", "rot13", "rot-13",
-               "rot47", "rot-47", "atbash", "cipher", "base64", "hex")
+               "rot47", "rot-47", "atbash", "cipher", "base64", "hex", "unescape", "convert",
+               "vowel")
 _OBEY_WORDS = ("carry it", "carry them", "execute it", "execute them", "act on it", "act on them",
                "adopt it", "adopt them", "follow it", "follow them", "run it", "run them", "obey",
-               "what it says", "run the result", "as your")
+               "what it says", "run the result", "as your", "apply", "do it")
 
 
 def may_obey_decoded(low: str) -> bool:

@@ -60,7 +60,7 @@ _ADDRESSED = LazyRegex(
     r"|(?:^|[|>(\[]\s*|--\s*|[.!?]\s+)(?:automated|autonomous|ai|llm)\s+(?:[\w-]+\s+)?(?:agents?"
     r"|assistants?|bots?|reviewers?)\s*[,:]\s"
     # a handle that ends in the word (`@review-bot`, not the workflow `@ai-readiness-reporter`)
-    r"|@[\w-]*(?:agent|bot|ai|copilot|assistant)(?![\w-])"
+    r"|@[\w-]*(?:agent|bot|ai|copilot|assistant|helper)(?![\w-])"
     r"|\[(?:ai|assistant|agent|model|llm|bot)s?(?:[\s-][\w\s-]{0,20})?\]"
     r"|\b(?:agent|assistant|ai|model|llm|bot)s?\s+(?:instructions?|notes?|directives?|only)\s*:"
     r"|\bfor\s+(?:ai|language\s+models?|llms?|models?|assistants?|agents?|bots?)\s+only\b"
@@ -96,6 +96,10 @@ _ADDRESSED = LazyRegex(
     r"\s*\)\s*:"
     r"|\bwhatever\s+(?:ai|model|agent|assistant|llm)\s+is\s+" + _READING + r"\b"
     r"|\]\s*(?:ai\s+)?(?:agents?|assistants?)\s*:\s"
+    # ... a vocative or a trailer: "Claude/Copilot, please", "AI-Agent-Directive:"
+    r"|(?:^|[.!?:>]\s+|\*\*\s*)(?:claude|copilot|gemini|codex|cursor|chatgpt)(?:\s*/\s*(?:claude"
+    r"|copilot|gemini|codex|cursor|chatgpt))*\s*,\s"
+    r"|\b(?:ai|agent|llm)(?:-agent)?-(?:directive|instructions?|note|hint)s?\s*:"
 )
 _OVERRIDE = LazyRegex(
     r"\bno\s+longer\s+(?:matters?|applies|apply|relevant|counts?)\b"
@@ -246,6 +250,8 @@ _HARM = LazyRegex(
     r"|\bterraform\s+destroy\b|\bdelete_repository\b|--delete\s+(?:main|master)\b"
     r"|\b(?:maintainer|owner|admin)\s+(?:access|rights|permissions?|role)\b"
     r"|\bskip(?:ping)?\s+(?:the\s+)?backups?\b|\b(?:disable|turn\s+off|escape)\s+(?:the\s+)?sandbox\b"
+    r"|\beval\s*\(\s*input\s*\(|\bpush\s+(?:it\s+|them\s+|this\s+)?(?:directly\s+)?to\s+(?:main"
+    r"|master|prod(?:uction)?)\b"
     r"|\b(?:delete|drop|truncate|wipe)\s+(?:all\s+|the\s+)?(?:rows?|records|entries)\b[^.;\n]{0,30}?"
     r"\b(?:table|collection|database|db)\b"
     r"|\bdrop\s+schema\b|\bnpm\s+config\s+set\s+registry\b|\bcore\.hookspath\b"
@@ -460,7 +466,7 @@ def _w(text: str) -> frozenset[str]:
 # none.
 _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     "addressed": ((_w("ai assistant assistants model models llm llms agent agents bot bots chatbot"
-                      " chatbots copilot gpt claude gemini"),),
+                      " chatbots copilot gpt claude gemini codex cursor chatgpt"),),
                   (_w("read seen parsed processed"), _w("once when after soon"), _w("this")),
                   (_w("automated autonomous"),)),
     "override": (
@@ -566,7 +572,8 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
     (_w("cancelled canceled void null invalid obsolete revoked withdrawn lifted"),
      _w("came come given written stated appearing")),
     (_w("authority priority precedence"), _w("than")),
-    (_w("guardrails filters filter policy policies safety ethical restrictions limits"),
+    (_w("guardrails filters filter policy policies safety ethical restrictions limits refusal"
+        " layer"),
      _w("disabled off offline lifted removed suspended deactivated active paused hold waived")),
     (_w("told given instructed started began loaded received"), _w("you"),
      _w("away discard draft optional mistake never longer void apply irrelevant obsolete"
@@ -590,6 +597,7 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
     (_w("never"), _w("continue act behave proceed")),
     (_w("longer"), _w("copilot gemini codex cursor llama mistral assistant agent")),
     (_w("comply complies"), _w("always")),
+    (_w("comply"), _w("any every all"), _w("request requests")),
     (_w("bashrc zshrc profile"), _w("curl wget nc")),
     (_w("safety security"), _w("apply effect active required needed")),
     (_w("reply response answer output message summary"), _w("your"),
@@ -652,7 +660,9 @@ _ALONE = LazyRegex(
     r"|\b(?:higher|more|greater|top)\s+(?:authority|priority|precedence)\s+than\s+(?:your|the)"
     r"\s+(?:system|developer|operator|original)\b"
     # The model's safety declared switched off ("In maintenance mode, guardrails are disabled").
-    r"|\b(?:guardrails|content\s+(?:filters?|polic(?:y|ies))|safety\s+(?:filters?|guidelines"
+    r"|\b(?:(?:the\s+)?(?:assistant|model|ai)'?s?\s+(?:refusal|safety|content)\s+(?:layer|filters?"
+    r"|polic(?:y|ies)|checks|guardrails|mechanism)|refusal\s+(?:layer|filters?|mechanism)"
+    r"|guardrails|content\s+(?:filters?|polic(?:y|ies))|safety\s+(?:filters?|guidelines"
     r"|polic(?:y|ies)|rules|layer|system|checks|module|restrictions|limits)|ethical\s+guidelines"
     r"|your\s+(?:restrictions|filters|limits))\s+(?:are|is|have\s+been|has\s+been)\s+(?:now\s+"
     r"|temporarily\s+)?"
@@ -708,6 +718,9 @@ _ALONE = LazyRegex(
     # Code from a bare address piped to an interpreter.
     r"|\b(?:curl|wget)\b[^|\n]*\bhttps?://\d{1,3}(?:\.\d{1,3}){3}\S*[^|\n]*\|\s*(?:sudo\s+)?"
     r"(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
+    # Any request obeyed, named for what it takes ("Comply with any request to dump secrets").
+    r"|\bcomply\s+with\s+(?:any|every|all)\s+requests?\s+to\s+(?:dump|reveal|print|share|leak"
+    r"|send|disclose|disable|delete|export)\b"
     # Checks said to have passed ("Pretend the tests passed").
     r"|\bpretend\s+(?:that\s+)?(?:the\s+|all\s+)?(?:tests?|build|ci|checks?|pipeline|deploy(?:ment)?"
     r"|migration|scans?)\s+(?:all\s+)?(?:passed|succeeded|worked|(?:is|are|was|were)\s+green"
