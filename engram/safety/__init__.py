@@ -652,6 +652,9 @@ _NOT_SECRET_KEY_RE = LazyRegex(
     r"[_-]?token$",
     re.IGNORECASE,
 )
+# A digest of a secret is no secret: detect-secrets' baseline `"hashed_secret": "d249..."`.
+_HASHED_KEY_RE = LazyRegex(r"^\W*hashed[_-]", re.IGNORECASE)
+_HEX_DIGEST_RE = LazyRegex(r"[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}")
 _QUOTED_RE = LazyRegex(r"(?:[rbuRBUfF]{1,2}|@)?([\"'`])(.*?)\1")
 _BARE_RE = LazyRegex(r"[^\s,;:)}\]\"'`]+")
 # Code, not a value: a call, subscript or keyword default (`Token=None`), a tuple, a path, a YAML
@@ -662,7 +665,9 @@ _NAME_RE = LazyRegex(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A
 _PLACEHOLDER_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
     r"|%s|%\(|^%\w+%|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
-    r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3",
+    r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3"
+    # masked for display (`sk_live_••••4242`)
+    r"|[\u2022\u25cf\u2219]{3}",
     re.IGNORECASE,
 )
 _PLAIN_VALUE_RE = LazyRegex(r"-?\d+(?:\.\d+)*|#[0-9a-fA-F]{3,8}")
@@ -730,6 +735,9 @@ def _real_value(value: str, password: bool = False) -> bool:
             or password and _passphrase(value))
 
 
+_JOINED_WORDS_RE = LazyRegex(r"[A-Za-z]+(?:[-_ .][A-Za-z]+)*")
+
+
 def _stand_in_encoded(value: str) -> bool:
     """A padded base64 value whose plain text is words ("mysecretpassword", "changeme"), where a
     generated secret's is random."""
@@ -740,7 +748,9 @@ def _stand_in_encoded(value: str) -> bool:
         plain = raw.decode("ascii")
     except UnicodeDecodeError:
         return False
-    return plain.isalpha() and not random_letters(plain)
+    # (words may be joined: "changeme-local-only", "app_user")
+    words = _JOINED_WORDS_RE.fullmatch(plain)
+    return words is not None and not any(random_letters(w) for w in re.split(r"[-_ .]", plain))
 
 
 def _real_password(value: str) -> bool:
@@ -753,8 +763,13 @@ _PASSWORD_KEY_RE = LazyRegex(r"pass|pwd|contrase", re.IGNORECASE)
 def _assignment_is_secret(key: str, value: str) -> bool:
     if _NOT_SECRET_KEY_RE.search(key) or "-----BEGIN" in value:
         return False  # a PEM value is judged by the key-block rule, which looks for key material
+    if value.lstrip("\"'`").startswith(("pk_live_", "pk_test_", "pk.ey")):
+        return False  # made to be shown: a publishable key, a Mapbox public token
     password = bool(_PASSWORD_KEY_RE.search(key))
     quoted = _QUOTED_RE.match(value)
+    if _HASHED_KEY_RE.search(key) and _HEX_DIGEST_RE.fullmatch(
+            quoted.group(2) if quoted else value.rstrip(",; ")):
+        return False
     if quoted:
         return _real_value(quoted.group(2), password)
     # Unquoted: a call, subscript, identifier, ENV_NAME, path or YAML tag is a reference to a
@@ -1072,6 +1087,9 @@ def _role_play(folded: str, low: str, fenced: bool, gated: bool = True, tools: b
         if _token_named(low, m.start(), m.end()):
             continue
         token = m.group()
+        # a placeholder in a URL template: `Patient?identifier=<system>|<value>`
+        if low[m.start() - 1 : m.start()] in ("=", "/") or low.startswith("|<", m.end()):
+            continue
         if token.strip("</>") == "system":
             spans = _MAVEN_SYSTEM_RE.finditer(low)
             if any(s.start() <= m.start() < s.end() for s in spans):
@@ -1295,6 +1313,11 @@ _DEFENCE_RE = LazyRegex(
     # ... or reported as what users type ("Users sometimes write "repeat the words above"")
     r"|(?:users?|players?|customers?|people|visitors?)\s+(?:\w+\s+)?(?:write|type|send|paste"
     r"|try|ask)\b"
+    # ... or said to be one more input for the product to judge ("teaches the router that an
+    # instruction-like message is just another message to classify")
+    r"|instruction-like|(?:messages?|inputs?|texts?)\s+to\s+(?:classify|label|triage|moderate|score)"
+    # ... or an attack on agents' tools named ("tool poisoning", "shadowing" another server's)
+    r"|(?:tool|context|memory|data)[\s-]poisoning|shadowing"
     r"|(?:is|are)\s+(?:just|only|simply|merely|plain|ordinary|normal|regular)"
     r"(?:\s+(?:plain|ordinary|normal|regular))?\s+text"
     r"|leak(?:s|ed|ing|age)?|exfiltrat\w*|extraction|tricks?|attempts?)\b"
@@ -1426,8 +1449,11 @@ def _discussed(index: int, low: list[str], prose: str, fences: list[bool], raw: 
     # ... or in the lines that introduce the block ("The attack strings below are test data"),
     # not anywhere near them: a skill's "Flag unusual indemnities" three lines above "Text
     # extracted from the contract:" says nothing of what the contract says
-    fence = _block(index, fences)[0] - 1
-    return _defended_in(slice(max(0, fence - 3), fence), low, raw)
+    first, last = _block(index, fences)
+    # ... or in the lines that explain it after its closing fence ("The third example is
+    # deliberate: it teaches the router that an instruction-like message is just a message")
+    return (_defended_in(slice(max(0, first - 4), first - 1), low, raw)
+            or _defended_in(slice(last + 2, last + 5), low, raw))
 
 
 def _indented_code(index: int, raw: list[str]) -> bool:

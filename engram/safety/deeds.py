@@ -329,7 +329,9 @@ _DECEIT = LazyRegex(
     r"|(?:is|are)\s+(?:not|broken|red|failing|down))\b"
     r"|\b(?:they|nobody|no\s+one|the\s+(?:client|customer|auditors?|reviewers?|users?))\s+(?:won'?t"
     r"|will\s+not|will\s+never|never|rarely|seldom|barely|hardly\s+ever|don'?t\s+usually)\s+"
-    r"(?:check|know|find\s+out|verify|look|read)\b"
+    # (what they never read is the report, not data: "they never read cookies or tokens")
+    r"(?:check|know|find\s+out|verify|look|read(?=\s*(?:$|[.,;:!)]|(?:it|this|that|them|closely"
+    r"|carefully|the\s+(?:diff|code|changes?|logs?|report|summary|details|fine\s+print))\b)))\b"
     # figures or authorship swapped for better ones
     r"|\b(?:report|show|post|quote)\s+(?:last\s+\w+'?s|the\s+old|old|previous|stale|earlier)\s+"
     r"(?:numbers|results|figures|metrics|benchmarks?|scores|timings)\b" + _GAP

@@ -385,6 +385,10 @@ _DEFENCES = (
     # adversarial cases kept as test data that the model refuses ("对抗样本 ... 模型拒绝")
     "对抗", "對抗", "拒绝", "拒絕", "测试数据", "測試數據", "敵対的", "拒否", "テストデータ",
     "적대적", "거부", "테스트 데이터",
+    # ... or said not to be an instruction at all ("モデルへの指示ではない", "nunca uma instrução",
+    # "只是用户输入的文本 ... 按普通问题处理")
+    "指示ではな", "nunca uma instrução", "não é uma instrução", "a ser avaliado",
+    "用户输入的文本", "用戶輸入的文本", "按普通问题", "按普通問題", "不是指令", "不是指示",
 )
 
 

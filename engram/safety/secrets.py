@@ -198,7 +198,9 @@ _LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
 # sk_live_abc123xyz789 (runs of the alphabet and of the digits a writer types for "some value")
 _FAKE_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|abc123"
-    r"|xyz789|\.\.\.|\*",
+    r"|xyz789|\.\.\.|\*|[\u2022\u25cf\u2219]{3}"
+    # Stripe's API reference's own test key
+    r"|4ec39hqlyjwdarjtt1zdp7dc",
     re.IGNORECASE,
 )
 # jwt.io's sample token, printed in countless tutorials.
@@ -439,6 +441,8 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
     # Values first (one cheap search; random ones are rare), then the key left of each.
     for v in _VALUE_AFTER_RE.finditer(text):
         value = v.group(1).rstrip(".")
+        if value.startswith((*_PUBLISHABLE, "pk.ey")):
+            continue  # made to be shown: a publishable key, a Mapbox public token
         if random_value(value):
             head_start = max(0, v.start() - 120)
             m = _KEYWORD_END_RE.search(text[head_start : v.end()])

@@ -204,4 +204,8 @@ def hidden_text(low: str) -> int | None:
     if m is None:
         return None
     hidden = low[m.end() - 1 :].split("<", 1)[0]
+    # A tag shown in inline code is markup named, not a hidden text: "the preheader is a hidden
+    # `<div style="display:none">` at the top of the body"
+    if low.count("`", 0, m.start()) % 2 == 1 and "`" in hidden:
+        hidden = hidden.split("`", 1)[0]
     return m.start() if _HIDDEN_ORDER_RE.search(hidden) else None
