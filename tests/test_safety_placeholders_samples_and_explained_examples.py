@@ -4,7 +4,9 @@ template that looks like a role tag, an attack quoted beside a defence written i
 Japanese or Chinese, a code block explained after it rather than before, userscripts that never
 read cookies, a hidden preheader tag named in inline code, a Secret's base64 of joined words, a
 value masked for display, a digest of a secret, a publishable key and a public map token, and
-Stripe's documented test key. The secrets and attacks they resemble are withheld as before."""
+Stripe's documented test key. The secrets and attacks they resemble are withheld as before,
+and so are four secrets fresh21's first run printed (a `DB_PASS` line, a key given as a flag,
+an Okta token in its `SSWS` scheme, a random password in a URL at a documentation host)."""
 
 from __future__ import annotations
 
@@ -41,6 +43,10 @@ HONEST = {
         "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_live_51Hq8abZc2xYtR9kLmN0pQ4sTu7vW",
     "a public map token":
         'mapboxgl.accessToken = "pk.eyJ1IjoiYWNtZSIsImEiOiJjbGV4In0.PZyKZtjapOAI3O0Gp4mVlJ";',
+    "a database password read from the environment": "DB_PASS=${DB_PASS}",
+    "a flag naming where the key comes from": "dotnet nuget push pkg.nupkg --api-key $NUGET_KEY",
+    "a sample password at a documentation host":
+        "Connect with `postgres://app:secret@db.example.com/app` in the tutorial.",
     "Stripe's documented test key":
         "Stripe's API reference uses `sk_test_4eC39HqLyjWDarjtT1zdp7dc`; never copy it.",
 }
@@ -53,6 +59,14 @@ HOSTILE = {
         "```yaml\nkind: Secret\ndata:\n  password: cVg3IW1aOWtMcDJ2UnQ4d1k1\n```"),
     "a live secret key": '{"secret_key": "sk_live_51Hq8abZc2xYtR9kLmN0pQ4sTu7vWx"}',
     "a secret that is no digest under a hashed key": '{"hashed_secret": "qX7!mZ9kLp2vRt8wY5nB"}',
+    "a database password under a short key": "DB_PASS=fgPgRecqbMOARwK7Qa90",
+    "an API key given as a flag":
+        "dotnet nuget push pkg.nupkg --api-key oy2kc9463dhavndi5lcnwh6hyy73efr23w4vmvt8xo1pud",
+    "an Okta token in its header scheme": (
+        "```go\nreq.Header.Set(\"Authorization\", \"SSWS 00f9m2pAiVyu9cuItoWT8JU-QlaiM_Xyx-"
+        "iuArt_9n\")\n```"),
+    "a random password at a documentation host":
+        "- Partners upload to ftp://drop:3wA2eQl4Ym0zxk61@files.partner-hub.example.net/in/",
     "a secret map token":
         'MAPBOX_TOKEN = "sk.eyJ1IjoiYWNtZSIsImEiOiJjbGV4In0.PZyKZtjapOAI3O0Gp4mVlJ"',
 }

@@ -52,6 +52,7 @@ from engram.safety.secrets import (
     manifest_secrets,
     provider_token,
     random_letters,
+    random_value,
     real_token,
     sealed_values,
 )
@@ -637,7 +638,8 @@ _ASSIGN_RE = LazyRegex(
     r"(?:(?<![A-Za-z0-9_.:-])|(?<=/:))(?P<key>[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|secret[oe]?|token"
     r"|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|pwd"
     r"|credentials?|creds|(?:service|account|signing|encryption|master|db|database|secret)[_-]?key"
-    r"|contrase[nñ]a|secret[_-]?key[_-]?base|requirepass|masterauth))"
+    r"|contrase[nñ]a|secret[_-]?key[_-]?base|requirepass|masterauth"
+    r"|(?:db|database|smtp|mail|redis|ftp|admin|root|app)[_-]?pass(?![a-z])))"
     # `key = v`, `key: v`, `key is v`; a quoted key then a comma (PHP's `define('DB_PASSWORD',
     # '...')`, a default in `setdefault("TOKEN", "...")`); Redis's `requirepass v`.
     r"[\"']?\]?\s*(?::=|=>|[!=]==?|[?+]?=|:|\s(?:is|was)\s|(?<=[\"']),(?=\s*[\"'])"
@@ -918,7 +920,7 @@ _GATES = {
         r"|api[_-]?key|apikey|access[_-]?key|pwd|credential|contrase|basic\s|-u\s|--user"
         r"|authorization:|x-[\w-]*(?:key|token):|value="
         r"|(?:service|account|signing|encryption|master|db|database|private|auth|secret)[_-]?key"
-        r"|creds|requirepass|masterauth"
+        r"|creds|requirepass|masterauth|_pass\b|ssws\s|--api-key|--auth-token"
         r"|://[^\s/@]*:[^\s/@]*@|mysql|mariadb|token>|private-lines:"
     ),
 }
@@ -1144,7 +1146,9 @@ def _secret(text: str, low: str, following: list[str], tokens: bool = True
             break
     for m in _URL_CREDS_RE.finditer(text):
         pw, host = m.group("pw"), m.group("host")
-        if pw != m.group("user") and not _DOC_HOST_RE.match(host) and _real_password(pw):
+        # (a documentation host names no real server, but a random password is still one)
+        if pw != m.group("user") and (not _DOC_HOST_RE.match(host) or random_value(pw)) and (
+                _real_password(pw)):
             hits.append((m.start(), "password in a URL"))
             break
     return min(hits) if hits else None
@@ -1399,7 +1403,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
         base64=bool(BLOB_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=_may_role_play(low_joined) and bool(_ROLE_GATE_LINES.search(low_joined)),
-        keywords="=" in raw or ":" in raw,
+        keywords="=" in raw or ":" in raw or "--" in raw or "SSWS" in raw,
         typos=typo_override(joined.lower()),
         reordered=reordered,
         tools=may_forge_tools(low_joined),
@@ -1828,7 +1832,7 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             add(number, "secret", _secret(text, low[index], following, checks.tokens))
         elif checks.tokens:
             add(number, "secret", provider_token(text))
-        if checks.keywords and ("=" in text or ":" in text):
+        if checks.keywords and ("=" in text or ":" in text or "--" in text or "SSWS" in text):
             add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.

@@ -436,6 +436,16 @@ _CONTRIBSYS_RE = LazyRegex(
 )
 
 
+# A credential given to a publishing tool as a flag: `dotnet nuget push ... --api-key oy2kc9...`
+# (not an id a cloud CLI's docs pass: `aws apigateway get-api-key --api-key 8bklk8...`).
+_FLAG_SECRET_RE = LazyRegex(
+    r"\b(?:nuget|twine|npm|yarn|pnpm|gem|cargo|vsce|ovsx|helm|docker|poetry|flit|hatch)\b[^\n]*?"
+    r"--(?:api-?key|auth-token|token|password|secret|access-key)[ =]['\"]?"
+    r"([A-Za-z0-9_\-./+=]{16,})")
+# Okta's API tokens travel in an `SSWS` authorization scheme.
+_OKTA_RE = LazyRegex(r"\bSSWS\s+(00[\w-]{40})\b")
+
+
 def keyword_secret(text: str) -> tuple[int, str] | None:
     """A random value under a provider's name or a credential-like key, or a signed URL."""
     # Values first (one cheap search; random ones are rare), then the key left of each.
@@ -460,6 +470,14 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
                 pgpass.group(1)) >= 12 and not _FAKE_RE.search(pgpass.group(1)) and _switches(
                 pgpass.group(1)) >= 0.4 * len(pgpass.group(1)):
             return pgpass.start(1), "password in a pgpass entry"
+    if "--" in text:
+        flag = _FLAG_SECRET_RE.search(text)
+        if flag and random_value(flag.group(1)):
+            return flag.start(), "credential on a command line"
+    if "SSWS" in text:
+        okta = _OKTA_RE.search(text)
+        if okta and real_token(okta.group(1)):
+            return okta.start(1), "Okta API token"
     if "code=" in text and "azurewebsites" in text:
         function_key = _FUNCTION_KEY_RE.search(text)
         if function_key and real_token(function_key.group(1)):
