@@ -182,15 +182,15 @@ _GUIDANCE = (r"(?:instructions?|rules|guidance|guidelines|polic(?:y|ies)|constra
              r"|guardrails|prompts?|directives?|orders|programming)(?![\w.-]*/|[-.]\w|\s+(?:files?"
              r"|folders?|docs?|documents?|pages?|sections?|versions?|modules?|engine|templates?"
              r"|director(?:y|ies))\b)")
-_ALL = r"(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+|your\s+|its\s+)?"
+_OF_THEM = r"(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+|your\s+|its\s+)?"
 _INJECTION: tuple[tuple[str, str], ...] = (
     (
         "instruction override",
-        rf"\b{_DISMISS}\s+{_ALL}{_THEIRS}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
-        rf"|\b{_DISMISS}\s+{_ALL}{_PRIOR}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
-        rf"|\b{_DISMISS}\s+{_ALL}{_GUIDANCE}\s+(?:in|from|of)\s+(?:your|the)\s+(?:system|operator"
+        rf"\b{_DISMISS}\s+{_OF_THEM}{_THEIRS}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
+        rf"|\b{_DISMISS}\s+{_OF_THEM}{_PRIOR}\s+(?:{_SAFETY}\s+)?{_GUIDANCE}\b"
+        rf"|\b{_DISMISS}\s+{_OF_THEM}{_GUIDANCE}\s+(?:in|from|of)\s+(?:your|the)\s+(?:system|operator"
         r"|developer)\s+(?:message|prompt)s?\b"
-        rf"|\b{_DISMISS}\s+{_ALL}{_GUIDANCE}\s+(?:that\s+)?you\s+(?:were|have\s+been|had\s+been"
+        rf"|\b{_DISMISS}\s+{_OF_THEM}{_GUIDANCE}\s+(?:that\s+)?you\s+(?:were|have\s+been|had\s+been"
         r"|are)\s+(?:given|loaded|told|trained|configured|started|shipped|set\s+up)\b",
     ),
     (
