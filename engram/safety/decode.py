@@ -326,7 +326,8 @@ _OBEY_HINTS = ("decod", "deciph", "decrypt", "revers", "backward", "encoded", "r
                "vowel")
 _OBEY_WORDS = ("carry it", "carry them", "execute it", "execute them", "act on it", "act on them",
                "adopt it", "adopt them", "follow it", "follow them", "run it", "run them", "obey",
-               "what it says", "run the result", "as your", "apply", "do it")
+               "what it says", "run the result", "as your", "apply", "do it", "and follow",
+               "and execute", "and obey", "and run")
 
 
 def may_obey_decoded(low: str) -> bool:
