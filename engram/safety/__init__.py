@@ -47,6 +47,7 @@ from engram.safety.languages import (
 from engram.safety.lazy_regex import LazyRegex
 from engram.safety.normalise import may_override, skeleton, typo_override, variants
 from engram.safety.secrets import (
+    PUBLIC_BY_DESIGN,
     basic_auth,
     keyword_secret,
     manifest_secrets,
@@ -765,8 +766,8 @@ _PASSWORD_KEY_RE = LazyRegex(r"pass|pwd|contrase", re.IGNORECASE)
 def _assignment_is_secret(key: str, value: str) -> bool:
     if _NOT_SECRET_KEY_RE.search(key) or "-----BEGIN" in value:
         return False  # a PEM value is judged by the key-block rule, which looks for key material
-    if value.lstrip("\"'`").startswith(("pk_live_", "pk_test_", "pk.ey")):
-        return False  # made to be shown: a publishable key, a Mapbox public token
+    if value.lstrip("\"'`").startswith(PUBLIC_BY_DESIGN):
+        return False  # made to be shown
     password = bool(_PASSWORD_KEY_RE.search(key))
     quoted = _QUOTED_RE.match(value)
     if _HASHED_KEY_RE.search(key) and _HEX_DIGEST_RE.fullmatch(

@@ -191,6 +191,8 @@ _PREFIXED_RE = LazyRegex(
 # Keys made to be embedded in web pages, which grant nothing secret: Stripe's and Clerk's
 # publishable keys, PostHog's project key. (Each provider's secret keys have other prefixes.)
 _PUBLISHABLE = ("pk_live_", "pk_test_", "phc_")
+# ... and a Mapbox public token (`pk.eyJ...`; its secret ones start `sk.`).
+PUBLIC_BY_DESIGN = (*_PUBLISHABLE, "pk.ey")
 _BRAINTREE_RE = LazyRegex(r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}")
 _RUN_RE = LazyRegex(r"[A-Za-z0-9_.~+/:=@|%-]{16,}")
 _LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
@@ -451,8 +453,8 @@ def keyword_secret(text: str) -> tuple[int, str] | None:
     # Values first (one cheap search; random ones are rare), then the key left of each.
     for v in _VALUE_AFTER_RE.finditer(text):
         value = v.group(1).rstrip(".")
-        if value.startswith((*_PUBLISHABLE, "pk.ey")):
-            continue  # made to be shown: a publishable key, a Mapbox public token
+        if value.startswith(PUBLIC_BY_DESIGN):
+            continue  # made to be shown
         if random_value(value):
             head_start = max(0, v.start() - 120)
             m = _KEYWORD_END_RE.search(text[head_start : v.end()])
