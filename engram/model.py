@@ -81,7 +81,7 @@ class Memory(NamedTuple):
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "e5a0b58180d0"
+SCANNER_VERSION = "68f7a12d7e0b"
 
 
 class Finding(NamedTuple):

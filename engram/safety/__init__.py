@@ -1044,9 +1044,10 @@ def _exfil_line(low: str) -> tuple[int, str] | None:
         link = _LINK_BEACON_RE.search(low)
         if link:
             return link.start(), "link or image with a data placeholder in its URL"
-    if ("dig" in low or "nslookup" in low or "host " in low) and _SENT_DATA_RE.search(low):
+    if "dig" in low or "nslookup" in low or "host " in low:
+        # (the lookup first: "dig" is also in "digest", and the secret sources are many)
         lookup = _DNS_DATA_RE.search(low)
-        if lookup:
+        if lookup and _SENT_DATA_RE.search(low):
             return lookup.start(), "secrets spelled into DNS lookups"
     if "env" in low:
         dump = _ENV_DUMP_RE.search(low)
@@ -1360,6 +1361,12 @@ def _decoded_override(text: str) -> int | None:
     return None
 
 
+def _may_hold_keyword(text: str) -> bool:
+    """Whether `keyword_secret` can find anything in `text` (a line, or a whole memory): an
+    assignment, a key and value, a command's flag or Okta's `SSWS` scheme."""
+    return "=" in text or ":" in text or "--" in text or "SSWS" in text
+
+
 class _Possible(NamedTuple):
     """Which line checks can find anything in a memory at all (see `_possible_checks`)."""
 
@@ -1404,7 +1411,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
         base64=bool(BLOB_RE.search(raw)),
         tokens=provider_token(raw) is not None,
         role=_may_role_play(low_joined) and bool(_ROLE_GATE_LINES.search(low_joined)),
-        keywords="=" in raw or ":" in raw or "--" in raw or "SSWS" in raw,
+        keywords=_may_hold_keyword(raw),
         typos=typo_override(joined.lower()),
         reordered=reordered,
         tools=may_forge_tools(low_joined),
@@ -1833,7 +1840,7 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             add(number, "secret", _secret(text, low[index], following, checks.tokens))
         elif checks.tokens:
             add(number, "secret", provider_token(text))
-        if checks.keywords and ("=" in text or ":" in text or "--" in text or "SSWS" in text):
+        if checks.keywords and _may_hold_keyword(text):
             add(number, "secret", keyword_secret(text))
         add(number, "unicode", _unicode(text, first_line=number == 1))
         # Phrases wrapped onto the next line: search the seam, keep only matches that straddle.
