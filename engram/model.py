@@ -78,10 +78,14 @@ class Memory(NamedTuple):
         return self.directive or self.summary or self.first_sentence
 
 
+# What the safety scan finds (engram.safety), named here so that reading a memory's
+# `safety: {allow: [...]}` does not import the scanner: an edit that is not printed never does.
+SAFETY_KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
+
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "68f7a12d7e0b"
+SCANNER_VERSION = "b546dafc04bc"
 
 
 class Finding(NamedTuple):

@@ -24,11 +24,11 @@ from engram.model import (
     CONFIDENCES,
     LIFECYCLES,
     LOAD_MODES,
+    SAFETY_KINDS,
     TYPES,
     Memory,
     Problem,
 )
-from engram.safety import KINDS as SAFETY_KINDS
 from engram.sections import HEADING as _HEADING
 from engram.sections import HIDDEN_TITLES as HIDDEN_TITLES  # re-exported: part of parse's API
 from engram.sections import closes_fence as _closes_fence

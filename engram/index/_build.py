@@ -13,7 +13,7 @@ import os
 import sqlite3
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from engram.errors import IndexWriteError
 from engram.fsutil import file_lock
 from engram.index import _blocks as blocks
 from engram.index import _schema as schema
-from engram.index._encoding import Prepared, encode_findings, prepare
+from engram.index._encoding import Prepared, prepare
 from engram.model import Memory, Problem
 
 PARALLEL_MIN = 400  # below this many files, starting worker processes costs more than it saves
@@ -30,9 +30,8 @@ JOB_FILES = (64, 2000)  # files per worker job: fewer, larger blocks to merge, s
 AHEAD = 2  # jobs in flight per worker: the workers never wait for the writer, and a 100k-memory
 # index never holds more than a few thousand files' results at once
 
-# (root, scope, files, key of the first file, rel -> sha256 of bytes the index holds a verdict
-# on, or None to scan nothing): the i-th file's memory gets key first + i.
-_Job = tuple[str, str, list[FileStat], int, dict[str, str] | None]
+# (root, scope, files, key of the first file): the i-th file's memory gets key first + i.
+_Job = tuple[str, str, list[FileStat], int]
 # Per file: its stat, key, prepared memory (None when invalid) and problems (as JSON).
 _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes]]
 
@@ -40,18 +39,14 @@ _Batch = tuple[list[tuple[FileStat, int, Prepared | None, str]], dict[str, bytes
 def _prepare_files(job: _Job) -> _Batch:
     """Parse and prepare some files, and build their posting blocks (in a worker process, or
     in this one)."""
-    root, scope, stats, first_key, judged = job
+    root, scope, stats, first_key = job
     out: list[tuple[FileStat, int, Prepared | None, str]] = []
     entries = []
     for key, stat in enumerate(stats, start=first_key):
-        memory, problems, raw = _parse_file(Path(root), stat, scope)
+        memory, problems, _ = _parse_file(Path(root), stat, scope)
         prepared = None
         if memory is not None:
             prepared, term_counts, lens, dl = prepare(memory)
-            if judged is not None and judged.get(stat.rel) != prepared.sha256:
-                from engram.safety.verdicts import judge  # else the stored verdict stands
-
-                prepared = prepared._replace(verdict=encode_findings(judge(raw, memory)))
             entries.append((key, term_counts, lens, dl))
         out.append((stat, key, prepared, json.dumps([problem_row(p) for p in problems])))
     return out, blocks.build(entries)
@@ -75,18 +70,16 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int,
-                judged: Mapping[str, str] | None) -> Iterator[_Batch]:
+def prepare_all(root: Path, scope: str, stats: list[FileStat], first_key: int
+                ) -> Iterator[_Batch]:
     """Every file parsed and prepared, in order, in batches with their posting blocks; a cold
-    index of many files uses every core (parsing, tokenizing and the safety scan are the cost;
-    SQLite writes stay in this process). A file whose bytes still have the sha256 `judged`
-    gives for it is not safety-scanned again: the index holds the verdict on those bytes. With
-    `judged` None nothing is scanned (a bulk index: engram.index._scope.SCAN_MOST)."""
+    index of many files uses every core (parsing and tokenizing are the cost; SQLite writes
+    stay in this process). Nothing is safety-scanned here: each memory is judged at its first
+    print (engram.safety.verdicts)."""
     workers = min(os.cpu_count() or 1, 8)
 
     def make_job(files: list[FileStat], first: int) -> _Job:
-        return (str(root), scope, files, first, None if judged is None else {
-            f.rel: judged[f.rel] for f in files if f.rel in judged})
+        return (str(root), scope, files, first)
 
     if len(stats) < PARALLEL_MIN or workers < 2:
         yield _prepare_files(make_job(stats, first_key))

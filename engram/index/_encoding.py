@@ -155,9 +155,6 @@ class Prepared(NamedTuple):
     # restricted, lifecycle, superseded_by, valid_from, valid_until, roles, terms, confidence,
     # names, forms.
     columns: tuple[object, ...]
-    # The safety verdict on the bytes with `sha256`, encoded (`encode_findings`); None when
-    # they were not scanned.
-    verdict: str | None = None
 
 
 def encode_findings(findings: Iterable[Finding]) -> str:

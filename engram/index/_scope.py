@@ -73,10 +73,6 @@ from engram.paths import CACHE_DIRNAME, derived_dir
 BULK_FILES = 200  # a refresh re-indexing more files than this gets a bigger page cache
 BULK_CACHE_KIB = 64 * 1024
 BULK_TERMS = 5000  # an edit writing more terms than this appends new blocks as a build does
-# A refresh indexing more files than this leaves their safety scan to each one's first print:
-# at about 12 ms of CPU a real rule file, scanning 10,000 in the first index would take it
-# from seconds to minutes, for memories most of which never print.
-SCAN_MOST = 1000
 VERDICT_WAIT_MS = 50  # how long storing a print-time verdict waits for another writer
 _KEEP_VERDICT = "INSERT OR REPLACE INTO verdicts VALUES (?,?,?)"  # sha256, scanner, findings
 MEMO_MAX = 20_000  # records and posting lists kept by an open index between writes
@@ -185,9 +181,6 @@ class ScopeIndex:
         try:
             # Another process may have refreshed while we waited for the write lock.
             full = force or self.meta("ignore") != ignore_sig
-            # The bytes of each file the index holds a verdict on: a file still holding them is
-            # not scanned again, even by a full re-index (`graph --rebuild`, `check`).
-            judged = self._judged() if full else {}
             if full:
                 for table in ("files", "memories", "postings", "bands", "near", "requires"):
                     conn.execute(f"DELETE FROM {table}")
@@ -217,7 +210,7 @@ class ScopeIndex:
                 conn.execute("DROP INDEX IF EXISTS bands_band")
                 conn.execute("DROP INDEX IF EXISTS bands_mem")
             with collector_paused() if bulk else nullcontext():
-                self._apply(changed, removed, judged)
+                self._apply(changed, removed)
             if full:
                 conn.execute("CREATE INDEX bands_band ON bands(band)")
                 conn.execute("CREATE INDEX bands_mem ON bands(mem)")
@@ -263,24 +256,14 @@ class ScopeIndex:
                          if known.pop(rel, None) != (m, s))
         return changed, sorted(known)
 
-    def _judged(self) -> dict[str, str]:
-        """rel -> sha256 of every file whose bytes have a verdict from the current rules."""
-        return dict(self.conn.execute(
-            "SELECT f.rel, f.sha256 FROM files f JOIN verdicts v ON v.sha256 = f.sha256"
-            " WHERE v.scanner = ?", (SCANNER_VERSION,)))
-
-    def _apply(self, changed: list[FileStat], removed: list[str],
-               judged: dict[str, str]) -> None:
+    def _apply(self, changed: list[FileStat], removed: list[str]) -> None:
         conn = self.conn
         ignore = IgnoreRules(self.root)
         released = {self._drop(rel) for rel in removed}  # the bytes those files held
         wanted: list[FileStat] = []
         for stat in changed:
             if not self._delta.full:  # a full refresh starts from empty tables
-                held = self._drop(stat.rel)
-                released.add(held)
-                if held and self.verdict(held) is not None:  # touched, perhaps not changed
-                    judged[stat.rel] = held
+                released.add(self._drop(stat.rel))
             if ignore.ignored(stat.rel):
                 conn.execute("INSERT INTO files VALUES (?,?,?,?,?,1,'[]')",
                              (stat.rel, stat.mtime_ns, stat.size, "", None))
@@ -289,9 +272,7 @@ class ScopeIndex:
         first_key = int(conn.execute("SELECT coalesce(max(mem), 0) + 1 FROM memories"
                                      ).fetchone()[0])
         writer = blocks.BlockWriter()
-        # A bulk index leaves the scan to each memory's first print (`remember_verdict`).
-        scan = judged if len(wanted) <= SCAN_MOST else None
-        for batch, made in prepare_all(self.root, self.scope, wanted, first_key, scan):
+        for batch, made in prepare_all(self.root, self.scope, wanted, first_key):
             stored = [(key, prepared) for _, key, prepared, _ in batch if prepared is not None]
             self._store(stored)
             conn.executemany("INSERT INTO files VALUES (?,?,?,?,?,0,?)", (
@@ -380,9 +361,6 @@ class ScopeIndex:
         conn.executemany("INSERT INTO bands VALUES (?,?)", (
             (band, key) for key, prepared in stored
             for band in sorted(set(prepared.signature[:BAND_KEYS]))))
-        conn.executemany(_KEEP_VERDICT, (
-            (prepared.sha256, SCANNER_VERSION, prepared.verdict)
-            for _, prepared in stored if prepared.verdict is not None))
         for key, prepared in stored:
             depth = self._delta.learn(key, prepared)
             if depth is not None:

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple
 
-from engram.model import Finding
+from engram.model import SAFETY_KINDS, Finding
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.decode import (
     BLOB_RE,
@@ -65,7 +65,7 @@ from engram.safety.structure import (
     role_header,
 )
 
-KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
+KINDS = SAFETY_KINDS
 
 __all__ = ["KINDS", "ScanResult", "scan"]
 

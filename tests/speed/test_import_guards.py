@@ -136,8 +136,9 @@ def full_names(stderr: str) -> set[str]:
 
 
 def test_warm_paths_never_import_the_safety_rules(warm: tuple[Path, dict[str, str]]) -> None:
-    # Verdicts are stored when a file is indexed; a warm load or hook only proves that the bytes
-    # it prints are the bytes judged (docs/safety.md, "Cost"), so the rules are never imported.
+    # A memory's verdict is stored at its first print (the fixture's load); a warm load or hook
+    # only proves that the bytes it prints are the bytes judged (docs/safety.md, "Cost"), so the
+    # rules are never imported.
     project, env = warm
     runs = [engram(["load", "cut the release"], project, env, importtime=True),
             engram(["hook", "claude"], project, env, stdin=prompt_payload(project, "s-safety"),
@@ -145,6 +146,24 @@ def test_warm_paths_never_import_the_safety_rules(warm: tuple[Path, dict[str, st
     for proc in runs:
         assert "release-checklist" in proc.stdout
         assert {m for m in full_names(proc.stderr) if m.startswith("engram.safety")} == set()
+
+
+def test_indexing_an_edit_it_does_not_print_imports_no_safety_rules(
+        warm: tuple[Path, dict[str, str]]) -> None:
+    # The load after an edit indexes the edited file; judging it waits for its first print, so
+    # a prompt about something else pays neither the scan nor the rules' import.
+    project, env = warm
+    (project / ".engram" / "rules" / "style.md").write_text(
+        "---\nid: code-style\ntype: rule\ntags: [style]\n---\nFormat Python with black.\n",
+        encoding="utf-8")
+    proc = engram(["load", "cut the release"], project, env, importtime=True)
+    assert "release-checklist" in proc.stdout and "code-style" not in proc.stdout
+    modules = full_names(proc.stderr)
+    assert "engram.parse" in modules  # the new file was indexed by this very load
+    assert {m for m in modules if m.startswith("engram.safety")} == set()
+    proc = engram(["load", "format python with black"], project, env, importtime=True)
+    assert "code-style" in proc.stdout
+    assert "engram.safety.verdicts" in full_names(proc.stderr)  # its first print judges it
 
 
 def test_parser_of_importtime_lines() -> None:

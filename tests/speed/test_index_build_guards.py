@@ -298,53 +298,16 @@ def three_rules_and_an_attack(workspace: Path) -> Path:
     return root
 
 
-def test_a_full_reindex_scans_only_bytes_it_has_no_verdict_on(
+def test_no_refresh_scans_and_verdicts_of_bytes_still_held_stay(
         workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`graph --rebuild` and `check` re-index every file, but a verdict is stored per content
-    hash: only bytes without one are safety-scanned, and the verdicts are a fresh build's."""
-    from cli_helpers import touch_later
-
-    from engram.safety import verdicts
-
-    root = three_rules_and_an_attack(workspace)
-    index_rows(root)
-    scanned: list[str] = []
-    real = verdicts.judge
-
-    def spied(raw: bytes, parsed: Any) -> Any:
-        scanned.append(parsed.rel_path)
-        return real(raw, parsed)
-
-    monkeypatch.setattr(verdicts, "judge", spied)
-    write_memory(root, "b.md", memory("b", "Rule b, edited."))
-    touch_later(root / "c.md")  # new mtime, same bytes
-    index = ScopeIndex.open(root, WORKSPACE)
-    try:
-        assert index.refresh()
-        assert scanned == ["b.md"]
-        index.refresh(force=True)
-    finally:
-        index.close()
-    assert scanned == ["b.md"]
-    monkeypatch.setattr(verdicts, "judge", real)
-    copy = tmp_path / "copy" / ".engram"
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache", ".state"))
-    assert index_rows(root) == index_rows(copy)
-    assert verdict_rows(root) == verdict_rows(copy)
-    assert any(findings != "[]" for _, _, findings in verdict_rows(root))
-
-
-def test_a_bulk_reindex_scans_nothing_and_keeps_the_verdicts_of_bytes_still_held(
-        workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over SCAN_MOST files to index, the scan is left to each memory's first print (a first
-    index of real rule files would otherwise spend most of its time judging memories no task
-    prints); a bulk re-index keeps the verdicts on bytes a file still holds and drops the
-    edited file's old one."""
+    """Indexing never safety-scans (an edit, a touch, `graph --rebuild`): each memory is judged
+    at its first print. A verdict is kept per content hash while a file holds those bytes; the
+    edited file's old one goes. A refresh still builds what a fresh build of the same files
+    does."""
     from cli_helpers import load, ok, touch_later
 
     from engram.safety import verdicts
 
-    monkeypatch.setattr(_scope, "SCAN_MOST", 1)
     root = three_rules_and_an_attack(workspace)
     index_rows(root)
     assert verdict_rows(root) == []
@@ -353,12 +316,12 @@ def test_a_bulk_reindex_scans_nothing_and_keeps_the_verdicts_of_bytes_still_held
     assert len(printed) == 4 and any(findings != "[]" for _, _, findings in printed)
 
     def refuse(raw: bytes, parsed: Any) -> Any:
-        raise AssertionError(f"{parsed.rel_path} scanned by a bulk index")
+        raise AssertionError(f"{parsed.rel_path} scanned while indexing")
 
     monkeypatch.setattr(verdicts, "judge", refuse)
     old_b = (root / "b.md").read_bytes()
     write_memory(root, "b.md", memory("b", "Rule b, edited."))
-    touch_later(root / "c.md")
+    touch_later(root / "c.md")  # new mtime, same bytes
     touch_later(root / "a.md")
     index = ScopeIndex.open(root, WORKSPACE)
     try:
@@ -368,6 +331,9 @@ def test_a_bulk_reindex_scans_nothing_and_keeps_the_verdicts_of_bytes_still_held
         index.close()
     gone = hashlib.sha256(old_b).hexdigest()
     assert verdict_rows(root) == [row for row in printed if row[0] != gone]
+    copy = tmp_path / "copy" / ".engram"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache", ".state"))
+    assert index_rows(root) == index_rows(copy)
 
 
 def test_repeated_edits_do_not_split_a_terms_postings_into_ever_more_blocks(
