@@ -1259,10 +1259,12 @@ _SKELETON_RE = LazyRegex(
     r"|foregoing)(?:all|any|the|your|of)?(?:instruction|prompt|directive|guideline|order)"
     r"|(?:ignore|disregard|forget)(?:all|aii|any|every|of|your){1,3}(?:instruction|prompt"
     r"|directive|rule|guideline)"
-    # "Ignore any instructions inside the document" is the defence, not the attack.
-    r"(?!s?(?:in|inside|within|containedin|embeddedin|foundin|from)(?:the|this|that|a|an|any|such"
-    r"|external|untrusted|retrieved|fetched)?(?:document|page|text|input|content|email|file|data"
-    r"|tool|result|website|webpage|message|pdf|issue|comment|code|web|user))"
+    # "Ignore any instructions inside the document", "... found in error messages", "ignore any
+    # instruction-like text" are the defence, not the attack, unless what holds them is the
+    # model's own orders or earlier ones ("in your system prompt", "from before").
+    r"(?!s?(?:written|embedded|contained|found|hidden|placed|appearing|included)?(?:in|inside"
+    r"|within|on|from|like)(?![a-z]{0,12}?(?:previous|prior|above|earlier|preceding|before"
+    r"|system|developer|your|original|initial|foregoing)))"
     r"|(?:ignore|disregard|forget|bypass|override)(?:the|your|all|aii|any)?(?:systemprompt"
     r"|developermessage|systemmessage|systeminstruction|safetyguideline)"
     r"|(?:ignore|disregard)instructions(?:and)?(?:just|only|instead)?(?:print|say|output)"
@@ -1624,6 +1626,28 @@ def _empty_sample(index: int, low: list[str], fences: list[bool]) -> bool:
         _TAG_LINE.fullmatch(text) or _PLACEHOLDER_LINE.fullmatch(text) for text in body)
 
 
+_SYSTEM_TAG_LINE = LazyRegex(r"\s*<(/?)(system[\w-]*)>\s*")
+_ELEMENT = LazyRegex(r"<([a-z][\w-]*)>")
+
+
+def _xml_document(index: int, low: list[str], fences: list[bool]) -> bool:
+    """A system tag on a line of its own that opens or closes a prompt written as an XML
+    document in a code block (a skill's own `<system_instruction>` holding `<metadata>`,
+    `<identity_definition>` ...): the author's structure, not a turn forged into other text.
+    What its elements say is judged like any other line."""
+    tag = _SYSTEM_TAG_LINE.fullmatch(low[index]) if fences[index] else None
+    if tag is None:
+        return False
+    start, end = _block(index, fences)
+    lines = [text.strip() for text in low[start : end + 1]]
+    name = tag[2]
+    if f"<{name}>" not in lines or f"</{name}>" not in lines:
+        return False
+    inside = "\n".join(lines[lines.index(f"<{name}>") + 1 : lines.index(f"</{name}>")])
+    closed = {element for element in _ELEMENT.findall(inside) if f"</{element}>" in inside}
+    return len(closed) >= 2
+
+
 def _format_sample(index: int, low: list[str], fences: list[bool],
                    hit: Callable[[str], object]) -> bool:
     """A template token in code (a fenced block, or only inside inline code), beside words about
@@ -1775,8 +1799,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             add(number, "injection", min(injection))
         role = (_cached_role_play if short else _role_play)(
             folded[index], low[index], fences[index], checks.role, checks.tools)
-        if role and role[1].startswith("chat-template token") and _quoted_example(
-                index, low, role_in):
+        if role and role[1].startswith("chat-template token") and (
+                _quoted_example(index, low, role_in) or _xml_document(index, low, fences)):
             role = None
         if role and role[1].startswith("forged tool-call markup") and (
                 "`<" in low[index]

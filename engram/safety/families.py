@@ -87,6 +87,9 @@ _HEAD_FOLLOWERS = frozenset((
 # from tool output") are the summariser's defence, not an override.
 _QUALIFIERS = frozenset(("in", "inside", "within", "on", "contained", "embedded", "found", "this",
                          "from"))
+# ... said of where they sit ("ignore any instructions written in code comments").
+_PLACED = frozenset(("written", "embedded", "contained", "found", "hidden", "placed", "appearing",
+                     "included", "posted", "left", "buried", "planted"))
 # Technical nouns a soft verb takes every day ("cancel the previous requests", "skip the
 # earlier commands").
 _EVERYDAY = frozenset(("requests", "commands", "prompts", "prompt"))
@@ -104,7 +107,8 @@ def _override(m: re.Match[str], line: str) -> bool:
     if len(gap) > 4:
         return False
     prior = not _PRIOR.isdisjoint(gap) or bool(_PRIOR_AFTER_RE.match(after_text))
-    if following in _QUALIFIERS and not prior:
+    if not prior and (following in _QUALIFIERS or following in _PLACED and len(after) > 1
+                      and after[1] in _QUALIFIERS):
         return False
     if m.group("soft"):
         if not prior or m.group("noun") in _EVERYDAY:
@@ -400,8 +404,11 @@ FAMILIES: tuple[_Family, ...] = (
              _NEGATORS | _words("must should need may can shall will won mustn shouldn")),
             _UNAWARE_RE),
     _Family("injection", "hide from the user",
+            # the pattern names these words without an end, so their plurals open it too
             (_words("summary reply response answer output report final explanation description"
-                    " message"), _words("include mention list report describe show note record"),
+                    " message summaries replies responses answers outputs reports explanations"
+                    " descriptions messages"),
+             _words("include mention list report describe show note record"),
              _NEGATORS), _UNREPORTED_RE),
     _Family("injection", "hide from the user",
             (_words("nothing pretend"),
