@@ -196,10 +196,11 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                       for d in scopes.dirs] if ctx.outer_dirs else []
     limit = None if request.all else (request.limit or ctx.config.load_limit)
     need = None if request.explain or limit is None else limit + RELATED_MAX + 1
+    denied = route.denied_words(request.query, anchors)
     scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
-                           request.path_only, route.quoted_clause_words(request.query, anchors)
-                           | route.denied_words(request.query, anchors),
-                           said_words(request.query) if anchors else ())
+                           request.path_only,
+                           route.quoted_clause_words(request.query, anchors) | denied,
+                           said_words(request.query) if anchors else (), denied)
     parts = intents.parts(request.query) if anchors and limit is not None else []
     while True:
         scored = scoring.score(need) if (anchors or touched) else []

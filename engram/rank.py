@@ -240,9 +240,11 @@ class Scoring:
 
     def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
                  touched: list[str], procedural: bool, gate: bool, path_only: bool,
-                 quoted: frozenset[str] = frozenset(), said: Sequence[str] = ()) -> None:
+                 quoted: frozenset[str] = frozenset(), said: Sequence[str] = (),
+                 denied: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
         self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
+        self.denied = denied  # ... of them, those it turns down (`route.denied_words`)
         self.said = said  # the prompt's words as written (`tokenize.said_words`)
         self.scopes = scopes
         self.anchors = anchors
@@ -496,12 +498,12 @@ class Scoring:
                     item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
                     scored.append(item)
                     _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
-                             len(anchors), specific, self.quoted)
+                             len(anchors), specific, self.quoted, self.denied)
                 for keys in by_evidence:
                     pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats,
                                  strict)
                     _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
-                             self.quoted)
+                             self.quoted, self.denied)
                     pools.append(pool)
             if anchors and not path_only:
                 asked = tuple(a for a in anchors if a not in self.quoted)
@@ -715,12 +717,14 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
              gate: bool, anchor_count: int, specific: Callable[[str], bool],
-             quoted: frozenset[str] = frozenset()) -> None:
+             quoted: frozenset[str] = frozenset(), denied: frozenset[str] = frozenset()
+             ) -> None:
     e = item.evidence
-    # Only a restricted, shadowed or path-only candidate, or one touching an exclusion clause,
-    # can fail before the gate: testing that first keeps the common case to one check.
-    if memory is not None or shadowed or e.negated or not e.tf:
-        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted)
+    # Only a restricted, shadowed or path-only candidate, one touching an exclusion clause, or
+    # any when the prompt turns something down, can fail before the gate: testing that first
+    # keeps the common case to one check.
+    if memory is not None or shadowed or e.negated or not e.tf or denied:
+        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted, denied)
         if reason is not None:
             item.excluded, item.detail = reason
             return
@@ -729,8 +733,8 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 
 
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
-                          shadowed: bool, quoted: frozenset[str] = frozenset()
-                          ) -> tuple[str, str] | None:
+                          shadowed: bool, quoted: frozenset[str] = frozenset(),
+                          denied: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
     the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
@@ -744,6 +748,9 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
         return "negated", "matched only its own exclusion clause"
     if route.is_negated(e, quoted):
         return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
+    refused = route.turned_down(e, denied) if denied and not e.path_match else None
+    if refused is not None:
+        return "negated", f"the query turns down '{refused}', which names it"
     return None
 
 

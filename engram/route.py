@@ -293,15 +293,32 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     return frozenset(a for a in anchors if a in inside)
 
 
-# A word the prompt denies ("it has no tests", "without a schema change"): up to two words
-# after the denial, to the next punctuation.
-_DENIAL = re.compile(r"\b(?:no|without|zero|lacks|lacking)\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
-                     re.IGNORECASE)
+# A word the prompt denies ("it has no tests", "without a schema change"), or a way of working
+# it turns down ("not an airflow dag", "we are NOT moving to riverpod", "not going through
+# helm", "don't use mocks"): up to two words after the denial, to the next punctuation. A bug
+# report's "is not working" or "was not found" turns nothing down, and "instead of X" or
+# "rather than X" is often the advice of the very memory about X ("reference secrets through
+# data sources rather than variables").
+_DENIAL = re.compile(
+    r"\b(?:no|without|zero|lacks|lacking"
+    r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
+    r"|going\s+(?:through|with|to)|touching|adding)"
+    r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in))"
+    r"\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
+    re.IGNORECASE)
 
 
 def _denied_terms(text: str) -> set[str]:
     spans = _DENIAL.findall(text)
     return set(phrase_terms(" ".join(spans))) if spans else set()
+
+
+def turned_down(ev: Evidence, denied: frozenset[str]) -> str | None:
+    """A word the prompt holds only where it turns it down names the memory (its id or tags):
+    "a plain cron entry, not an airflow dag" is not a task for `apache-airflow`, whatever else
+    it shares with it."""
+    return next((t for t in sorted(denied) if STRONG_FIELDS.intersection(ev.fields.get(t, ()))),
+                None)
 
 
 def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:

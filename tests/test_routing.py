@@ -1437,3 +1437,48 @@ def test_an_important_note_is_not_about_imports(workspace: Path) -> None:
     assert pack_ids(workspace, "fix the imports") == ["module-layout"]
     assert pack_ids(workspace, "check a11y") == ["a11y-checks"]
     assert pack_ids(workspace, "review accessibility") == ["a11y-checks"]
+
+
+def data_platform(root: Path) -> None:
+    put(root, "airflow.md", mem("apache-airflow", "skill", tags=["airflow", "dags"],
+                                summary="Writing and scheduling Airflow DAGs.",
+                                body="Keep DAG files free of top-level work. Use the TaskFlow API."
+                                     " Schedule refreshes with a DAG, one task per view."))
+    put(root, "reporting.md", mem("reporting-views", "rule", tags=["reporting", "views"],
+                                  summary="Materialized views for the reporting box.",
+                                  body="Refresh each reporting view concurrently, at night."))
+    put(root, "helm.md", mem("helm-charts", "rule", tags=["helm", "kubernetes"],
+                             summary="Helm chart conventions for every service.",
+                             body="Pin chart versions. Debug pods go through the chart too."))
+    put(root, "k8s.md", mem("k8s-manifests", "rule", tags=["kubernetes", "manifests"],
+                            summary="Plain Kubernetes manifests: labels, probes, limits.",
+                            body="Every pod manifest sets resource limits."))
+
+
+@pytest.mark.parametrize(("query", "refused"), [
+    ("just need a plain cron entry on the reporting box to refresh the utilization view at "
+     "3am. not an airflow dag", "apache-airflow"),
+    ("quick one-off debug pod manifest for staging, not going through helm for this",
+     "helm-charts"),
+    ("write a debug pod manifest for staging, we are NOT moving to helm", "helm-charts"),
+    ("write a debug pod manifest for staging, don't use helm", "helm-charts"),
+])
+def test_a_way_of_working_the_prompt_turns_down_is_not_loaded(workspace: Path, query: str,
+                                                               refused: str) -> None:
+    # "not an airflow dag": a memory that the turned-down word names (its id or a tag) is not
+    # the task, however much else the prompt shares with it; the rest of the pack stands.
+    data_platform(workspace / ".engram")
+    pack = pack_ids(workspace, query)
+    assert refused not in pack and pack, pack
+    _, rows = dry(workspace, query)
+    assert rows[refused]["status"] == "excluded: negated"
+
+
+@pytest.mark.parametrize(("query", "wanted"), [
+    ("the nightly airflow dag is not running since the upgrade", "apache-airflow"),
+    ("helm upgrade fails: the debug pod was not found", "helm-charts"),
+])
+def test_a_bug_report_saying_not_turns_nothing_down(workspace: Path, query: str,
+                                                    wanted: str) -> None:
+    data_platform(workspace / ".engram")
+    assert wanted in pack_ids(workspace, query)
