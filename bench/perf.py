@@ -24,6 +24,7 @@ import itertools
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -562,6 +563,30 @@ def measure_edits(bench: Bench, corpus: Corpus, query: str, warm: float) -> None
         ok = cost <= 10 * max(small, 0.01)
     bench.add(f"load after editing one file (worst of {len(picks)})", corpus.label, target,
               high, f"{ms(high)}, median {ms(med)} (warm {ms(warm)}; worst: {high_rel})", ok)
+    measure_first_print(bench, corpus, corpus.hard[0] if corpus.hard else high_rel)
+
+
+def measure_first_print(bench: Bench, corpus: Corpus, rel: str) -> None:
+    """The cost an edit leaves for later: a memory is safety-scanned at its first print, not
+    when indexed, so the load that first prints the edited file judges it. Timed on the
+    corpus's costliest file (the largest, for a folder of real memories), fetched by id once
+    its edit is indexed (informative: the hook rows' worst runs are such first prints)."""
+    path = corpus.root / rel
+    original = path.read_bytes()
+    found = re.search(rb"^id:\s*['\"]?([\w.-]+)", original, re.MULTILINE)
+    if found is None:
+        return
+    timed = []
+    try:
+        for n in range(3 if bench.quick else 5):
+            path.write_bytes(original + f"\nprinted {n}\n".encode())
+            bench.engram_run(corpus, "load", "zzzz")  # indexes the edit, prints nothing
+            timed.append(bench.engram_run(corpus, "load", "--id", found[1].decode()))
+    finally:
+        path.write_bytes(original)
+    bench.engram_run(corpus, "load", "--id", found[1].decode())  # untimed: restored, judged
+    bench.add("first print of an edited file (median)", corpus.label, "-", median(timed),
+              f"{ms(median(timed))} (worst {ms(worst(timed))}; {rel})", None)
 
 
 def mcp_round_trips(engram: str, env: dict[str, str], cwd: Path, task: str,
