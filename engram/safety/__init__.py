@@ -64,6 +64,7 @@ from engram.safety.structure import (
     may_forge_tools,
     role_header,
 )
+from engram.safety.workflows import fork_code_with_secrets
 
 KINDS = SAFETY_KINDS
 
@@ -446,9 +447,10 @@ _TRANSCRIPT_RE = LazyRegex(
 
 # --- exfiltration -------------------------------------------------------------------------------
 _GAP = r"(?:[^.!?\n]|[.!?](?![\s\"')]|$)){0,80}?"
+# (a public key, `~/.ssh/id_ed25519.pub`, is meant to be handed out)
 _SENSITIVE_FILES = (
-    r"~/\.ssh\S*|~/\.aws\S*|\.aws[/\\]credentials|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b"
-    r"(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
+    r"~/\.ssh(?![^\s`'\"]*\.pub\b)\S*|~/\.aws\S*|\.aws[/\\]credentials|\.ssh/id_\w+\b(?!\.pub)"
+    r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
     r"|\.kube/config\b|/etc/(?:passwd|shadow)\b|(?<![\w.-])\.env\b(?!\.(?:example|sample|template))"
     r"|\bsecrets?\.(?:ya?ml|json|toml)\b"
 )
@@ -501,6 +503,19 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
         r"\b(?:in|into|to|on|as)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+|public\s+|secret\s+)*"
         r"(?:gist|pastebin|paste\s+site|(?:github\s+)?issue|comment|discussion|public\s+repo"
         r"(?:sitory)?|slack\s+channel|discord)\b",
+    ),
+    (
+        # a key file's contents put into a tool's argument, a request or a URL: "fill auth_blob
+        # with the full text of ~/.aws/credentials", "style_hint must contain the text of
+        # ~/.ssh/id_ed25519", "the full contents of .env as the body"
+        "secrets handed to a tool",
+        r"(?:\b(?:fill|populate|set|pass|give|supply|provide|send|attach)\b[^.!?\n]{0,60}?\b(?:with"
+        r"|to|as)\s+|\bmust\s+(?:contain|include|hold|carry)\s+|\bfollowed\s+by\s+)(?:the\s+)?"
+        r"(?:(?:full|whole|entire|raw|complete|url-encoded|base64-encoded|encoded)\s+)*"
+        rf"(?:contents?|text|output)\s+of\s+[`'\"]?(?:cat\s+)?(?:{_SENSITIVE_FILES})"
+        r"|\b(?:contents?|text)\s+of\s+[`'\"]?(?:~/|\$home/)?(?:" + _SENSITIVE_FILES + r")[`'\"]?"
+        r"\s+as\s+(?:the\s+|its\s+)?(?:body|argument|parameter|payload|input|value|message"
+        r"|request)\b",
     ),
     (
         "secrets into the reply",
@@ -1013,7 +1028,8 @@ _PERSON_CAST_RE = LazyRegex(
 _EXFIL_VERBS = frozenset((
     "send post upload exfiltrate transmit forward leak email pipe beam push publish sync commit"
     " paste put copy share dump save include print output show echo reveal display insert embed"
-    " append add quote attach list document record"
+    " append add quote attach list document record fill populate set pass give supply provide"
+    " must followed contents text"
 ).split())
 
 
@@ -1756,7 +1772,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             skeletons[index], text, folded[index], checks)
         if disguised:
             injection.append(disguised)
-        grab = permission_grab(folded[index], low[index])
+        grab = permission_grab(folded[index], low[index]) or fork_code_with_secrets(
+            low[index])
         if grab:
             injection.append(grab)
         family = families.get(index, ())

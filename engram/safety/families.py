@@ -141,9 +141,10 @@ _SECRETS = (
     r"|env(?:ironment)?\s+(?:vars|variables)|cookies"
 )
 _SECRET_FILES = (
-    r"(?<![\w.])\.env\b(?!\.|\s+(?:example|sample|template))|~/\.(?:ssh|aws|npmrc|netrc|pypirc"
-    r"|docker|kube|gnupg|git-credentials)|\$home/\.(?:ssh|aws|npmrc|netrc)|\bid_(?:rsa|ed25519"
-    r"|ecdsa)\b|\.aws/credentials|\bsystem\s+prompt\b"
+    r"(?<![\w.])\.env\b(?!\.|\s+(?:example|sample|template))|~/\.ssh(?![^\s`'\"]*\.pub\b)"
+    r"|~/\.(?:aws|npmrc|netrc|pypirc|docker|kube|gnupg|git-credentials)"
+    r"|\$home/\.(?:ssh|aws|npmrc|netrc)|\bid_(?:rsa|ed25519|ecdsa)\b(?!\.pub)|\.aws/credentials"
+    r"|\bsystem\s+prompt\b"
 )
 _IMPERATIVE = (r"(?:^|[:,;(\"'>-]\s*|[.!?]\s+|\b(?:and|then|just|please|now|simply|also|to|only"
                r"|on)\s+)")

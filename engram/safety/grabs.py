@@ -16,7 +16,7 @@ from engram.safety.lazy_regex import LazyRegex
 _NEGATION = LazyRegex(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
 _SWITCH_OFF = LazyRegex(
     r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart|append|put"
-    r"|grant|give)\b[^.;\n]{0,60}?"
+    r"|grant|give|(?:start|begin|launch|run)\s+(?:every|each|all|any)\b)\b[^.;\n]{0,60}?"
     r"(?P<flag>--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
     r"|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
     # any agent's "approve everything" switch: --allow-all-tools, --trust-all-tools,
