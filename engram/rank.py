@@ -735,8 +735,8 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
                           shadowed: bool, quoted: frozenset[str] = frozenset(),
                           denied: frozenset[str] = frozenset()) -> tuple[str, str] | None:
-    """(reason, detail) when scope, lifecycle, role or the memory's own exclusion clause rules
-    the candidate out, in that order; None otherwise."""
+    """(reason, detail) when scope, lifecycle, role, the memory's own exclusion clause or a word
+    the prompt turns down (`denied`) rules the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
     if shadowed:
         return "shadowed", "workspace memory has this id"
