@@ -1510,7 +1510,9 @@ _LIST_ITEM_RE = LazyRegex(r"\s*(?:[-*+]|\d{1,3}[.)])\s|\s*\|")
 _LOOKED_FOR_RE = LazyRegex(
     r"\b(?:flag|look\s+for|watch\s+(?:out\s+)?for|check\s+for|scan\s+for|search\s+for|catch"
     r"|spot|detect|findings?|red\s+flags?|anti-?patterns?|smells?|review\b[^.\n]*\b(?:against"
-    r"|for)|refuse|block|deny|never\s+run|forbidden|not\s+allowed)\b")
+    r"|for)|refuse|block|deny|never\s+run|forbidden|not\s+allowed"
+    # ... or names them as the risk ("Review checklist: insecure defaults")
+    r"|insecure|unsafe|dangerous|pitfalls?)\b")
 _LEAD_IN_LINES = 30
 
 

@@ -74,7 +74,10 @@ _ASKS = LazyRegex(
     r"(?:negative|positive|fake|paid|fine|safe)"
 )
 # Tool-poisoning write-ups hide their orders in an <IMPORTANT> block of a tool's description.
-_IMPORTANT_BLOCK = LazyRegex(r"<IMPORTANT>[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
+# (the tag named in inline code, "an `<IMPORTANT>` block in a tool description", is a reviewer's
+# word for the attack)
+_IMPORTANT_BLOCK = LazyRegex(
+    r"(?<!`)<IMPORTANT>(?!`)[^<]{0,400}?\b(?:tool|call|invoke|before\s+anything)\b")
 
 
 def _clause_before(low: str, at: int) -> str:
