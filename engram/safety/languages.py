@@ -11,9 +11,10 @@ hi vi id fa, sv nb da fi cs sk el ro hu bg sr hr th bn ur sw tl ms ta ca, lv lt 
 gl af ka hy az kk mr te am, pa gu jv kn ml si so ha yo ku mn my km lo ps tg ky, and ga mt sq mk
 be uz ne eo zu.
 
-Two more shapes are read in the same clause, in some 25 of the languages: earlier instructions
-declared void with no verb of dismissal ("all previous instructions are cancelled"), and a
-dismissal aimed at what the user asks ("pay no heed to what the user requests").
+Two more shapes are read in the same clause: earlier instructions declared void with no verb of
+dismissal ("all previous instructions are cancelled"), in some 45 of the languages, unless a
+word for "about" scopes them ("the earlier instructions about Webpack no longer apply"), and a
+dismissal aimed at what the user asks ("pay no heed to what the user requests"), in some 25.
 
 The same clause reads "set aside everything you have been told so far" (verbs for it in some 60
 of the languages, 30 of them tested): a verb of setting aside (Swedish "lägg åt sidan", Greek
@@ -161,6 +162,8 @@ _EARLIER = (
     "roimhe seo", "go léir", "ta' qabel", "kollha", "mëparshme", "meparshme", "të gjitha",
     "претходни", "сите", "папярэдн", "усе ", "oldingi", "barcha", "अघिल्ला", "सबै", "antaŭaj",
     "ĉiujn", "yangaphambili", "yonke",
+    # lb ht cy yo jv
+    "fréier", "anvan", "o'r blaen", "tẹ́lẹ̀", "tẹ́lẹ", "sadurungé",
 )
 # "Set aside everything you have been told so far": the override with neither "ignore" nor a
 # word for instructions. Its verb is one of setting aside or paying no mind, its object what the
@@ -298,6 +301,18 @@ _VOID = (
     "रद्द", "लागू नहीं", "vô hiệu", "không còn hiệu lực", "không còn áp dụng",
     "tidak berlaku", "dibatalkan", "باطل", "لغو شده", "معتبر نیست", "ogiltig", "gäller inte",
     "ugyldig", "gælder ikke", "gjelder ikke", "neplatn", "δεν ισχύ", "άκυρ",
+    # is lt lv cy eu mt sq ka hy mn km si pa gu kn yo ha ht lb jv
+    "úr gildi", "ekki lengur í gildi", "gilda ekki lengur", "nebegalioja", "negalioja",
+    "nebegalioj", "vairs nav spēkā", "nav spēkā", "vairs nav derīg", "nederīg",
+    "yn ddilys bellach", "ddim yn ddilys", "annilys", "ez daude indarrean", "ez dago indarrean",
+    "ez dira baliozko", "baliogabe", "m'għadhomx validi", "m'għadhiex valida", "mhux validi",
+    "nuk vlejnë më", "nuk vlejne me", "nuk janë më të vlefshme", "të pavlefshme",
+    "აღარ მოქმედებ", "ძალადაკარგულ", "ბათილ", "ուժի մեջ չեն", "ուժի մեջ չէ", "անվավեր",
+    "хүчингүй", "លែងមានសុពលភាព", "គ្មានសុពលភាព", "වලංගු නොවේ", "අවලංගු", "ਲਾਗੂ ਨਹੀਂ",
+    "ਰੱਦ", "લાગુ પડતી નથી", "લાગુ પડતું નથી", "લાગુ પડતા નથી", "અમાન્ય", "ಅನ್ವಯಿಸುವುದಿಲ್ಲ",
+    "ಅಮಾನ್ಯ", "kò wúlò mọ́", "kò wúlò mọ", "sun daina aiki", "ba su da inganci",
+    "pa valab ankò", "pa valab anko", "gëllen net méi", "gelle net méi", "net méi gëlteg",
+    "ongëlteg", "ora laku manèh", "ora laku maneh", "ora berlaku",
 )
 _VOID_NOUNS = (
     "instru", "consigne", "directive", "indicaciones", "anweisung", "vorgabe", "istruzion",
@@ -309,6 +324,10 @@ _VOID_NOUNS = (
     "系统设置", "系統設置", "系统提示", "系統提示", "システムプロンプト",
     "t'a dit", "te dijeron", "te han dicho", "ti hanno detto", "ti è stato detto",
     "te disseram", "foi dito", "gesagt",
+    # is lt lv cy eu mt sq ka hy mn km si pa gu kn yo ha ht lb jv
+    "fyrirmæl", "nurodym", "norādījum", "cyfarwydd", "argibide", "istruzzjonijiet", "udhëzim",
+    "udhezim", "ინსტრუქცი", "მითითებ", "հրահանգ", "заавар", "ការណែនាំ", "උපදෙස්", "ਹਦਾਇਤ",
+    "સૂચના", "ಸೂಚನೆ", "ìtọ́sọ́nà", "itọnisọna", "umarni", "enstriksyon", "pitunjuk", "pituduh",
 )
 _SAFETY = (
     "sicurezza", "seguridad", "sécurité", "securite", "sicherheit", "segurança", "seguranca",
@@ -329,6 +348,10 @@ _TOPIC = (
     "bezüglich", " over ", " om ", "tentang", "mengenai", "hakkında", "ile ilgili", "dotycząc",
     " о ", " об ", " про ", "относительно", "щодо", "关于", "關於", "有关", "有關", "について",
     "に関する", "에 대한", "관련", " về ", "ohledně", "σχετικά", "kohta", "koskien",
+    # ... and in the languages whose void forms are read last: is lt lv cy eu mt sq lb ht jv
+    " um ", " varðandi", " dėl ", " apie ", " par ", " attiecībā uz", " ynghylch", " am y ",
+    " buruz", " dwar ", " për ", " über ", " iwwer ", " sou ", " konsènan", " babagan ",
+    " bab ",
     # in (or of) this file: "obey only this file" is no scope, it is the override's demand
     "en este archivo", "de este archivo", "en este fichero", "en este documento",
     "in questo file", "di questo file", "dans ce fichier", "de ce fichier", "in dieser datei",
