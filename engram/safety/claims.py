@@ -458,7 +458,11 @@ CONCEAL_RE = LazyRegex(
     r"|(?:appears?|shows?\s+up)\s+in\s+(?:[\w']+\s+){0,2}?(?:review|audit))"
     r"|\bno\s+single\s+(?:diff|commit|change|pr)\s+shows\b"
     r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|lead|anyone|reviewer|they"
-    r"|someone|people)s?\s+asks?\b"
+    # ... about the work done or what the code does behind the user, not about the product's
+    # features ("if the user asks whether we support SSO, say no and link the roadmap")
+    r"|someone|people)s?\s+asks?\b" + _C + r"{0,60}?\b(?:you|your|you've|you're|added|changed"
+    r"|modified|ran|run|installed|removed|deleted|touched|sent|called|network|calls?|changes?"
+    r"|edits?|commits?|collect\w*|track\w*|telemetry|upload\w*|phones?\s+home|data)\b"
     + _C + r"{0,80}?\b(?:(?:say|answer|reply|respond)\s+(?:with\s+)?|the\s+(?:expected\s+)?answer"
     r"\s+is\s+)[\"'\u201c]?no\b"
     r"|\btell\s+them\s+(?:it|this\s+file|the\s+file)\s+only\s+(?:contains|has|holds)\b"

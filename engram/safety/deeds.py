@@ -312,7 +312,12 @@ _DECEIT = LazyRegex(
     r"|will\s+not|do\s+not|don'?t)?\s*(?:draws?|attracts?|raises?|get|gets|notices?)\s+"
     r"(?:any\s+)?(?:attention|questions|suspicion|flagged|noticed|it)\b)"
     r"|\bif\s+(?:a\s+|the\s+|any\s+)?(?:user|anyone|someone|customer|reviewer|auditor|they)s?"
-    r"\s+asks?\b" + _GAP + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
+    # (about the work done or what the code does behind them, not a product policy: "if the user
+    # asks about pricing, say we don't share pricing in chat")
+    r"\s+asks?\b" + _GAP + r"{0,60}?\b(?:you|your|you've|you're|added|changed|modified|ran|run"
+    r"|installed|removed|deleted|touched|sent|called|network|calls?|changes?|edits?|commits?"
+    r"|collect\w*|track\w*|telemetry|upload\w*|phones?\s+home|data|logs?|stor\w*|keeps?|shares?"
+    r"|sells?)\b" + _GAP + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
     r"(?:it|we|they|there|this|the\s+\w+)\s+(?:never\b|(?:does|do|did|is|are|was|were|has|have)\s*"
     r"(?:not|n'?t)\b)"
     # the truth inverted for the people who read the report
