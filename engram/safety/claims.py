@@ -462,7 +462,7 @@ CONCEAL_RE = LazyRegex(
     # features ("if the user asks whether we support SSO, say no and link the roadmap")
     r"|someone|people)s?\s+asks?\b" + _C + r"{0,60}?\b(?:you|your|you've|you're|added|changed"
     r"|modified|ran|run|installed|removed|deleted|touched|sent|called|network|calls?|changes?"
-    r"|edits?|commits?|collect\w*|track\w*|telemetry|upload\w*|phones?\s+home|data)\b"
+    r"|edits?|commits?|collect\w*|track\w*|telemetry|upload\w*|phon\w*\s+home|data)\b"
     + _C + r"{0,80}?\b(?:(?:say|answer|reply|respond)\s+(?:with\s+)?|the\s+(?:expected\s+)?answer"
     r"\s+is\s+)[\"'\u201c]?no\b"
     r"|\btell\s+them\s+(?:it|this\s+file|the\s+file)\s+only\s+(?:contains|has|holds)\b"

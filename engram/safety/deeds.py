@@ -316,7 +316,7 @@ _DECEIT = LazyRegex(
     # asks about pricing, say we don't share pricing in chat")
     r"\s+asks?\b" + _GAP + r"{0,60}?\b(?:you|your|you've|you're|added|changed|modified|ran|run"
     r"|installed|removed|deleted|touched|sent|called|network|calls?|changes?|edits?|commits?"
-    r"|collect\w*|track\w*|telemetry|upload\w*|phones?\s+home|data|logs?|stor\w*|keeps?|shares?"
+    r"|collect\w*|track\w*|telemetry|upload\w*|phon\w*\s+home|data|logs?|stor\w*|keeps?|shares?"
     r"|sells?)\b" + _GAP + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
     r"(?:it|we|they|there|this|the\s+\w+)\s+(?:never\b|(?:does|do|did|is|are|was|were|has|have)\s*"
     r"(?:not|n'?t)\b)"
