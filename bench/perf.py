@@ -24,7 +24,6 @@ import itertools
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import subprocess
@@ -573,18 +572,19 @@ def measure_first_print(bench: Bench, corpus: Corpus, rel: str) -> None:
     its edit is indexed (informative: the hook rows' worst runs are such first prints)."""
     path = corpus.root / rel
     original = path.read_bytes()
-    found = re.search(rb"^id:\s*['\"]?([\w.-]+)", original, re.MULTILINE)
-    if found is None:
+    found = _frontmatter(original.decode("utf-8", errors="replace"))
+    mid = found[0].get("id") if found else None
+    if not isinstance(mid, str):
         return
     timed = []
     try:
         for n in range(3 if bench.quick else 5):
             path.write_bytes(original + f"\nprinted {n}\n".encode())
             bench.engram_run(corpus, "load", "zzzz")  # indexes the edit, prints nothing
-            timed.append(bench.engram_run(corpus, "load", "--id", found[1].decode()))
+            timed.append(bench.engram_run(corpus, "load", "--id", mid))
     finally:
         path.write_bytes(original)
-    bench.engram_run(corpus, "load", "--id", found[1].decode())  # untimed: restored, judged
+    bench.engram_run(corpus, "load", "--id", mid)  # untimed: restored, judged
     bench.add("first print of an edited file (median)", corpus.label, "-", median(timed),
               f"{ms(median(timed))} (worst {ms(worst(timed))}; {rel})", None)
 
