@@ -445,6 +445,15 @@ def demoted(m: re.Match[str], line: str) -> bool:
     return not _NEGATED_BEFORE_RE.search(clause)
 
 
+# What a question is about when a scripted "no" to it hides something: the agent's work, or
+# what the code does behind the user, not the product's features ("if the user asks whether we
+# support SSO, say no"). engram.safety.deeds reads the same for its scripted denials.
+ABOUT_THE_WORK = (
+    r"you|your|you've|you're|added|changed|modified|ran|run|installed|removed|deleted|touched|sent"
+    r"|called|network|calls?|changes?|edits?|commits?|collect\w*|track\w*|telemetry|upload\w*"
+    r"|phon\w*\s+home|data"
+)
+
 # Hiding the work from the person it is done for: out of the transcript, past the reviewers,
 # denied when asked.
 CONCEAL_RE = LazyRegex(
@@ -458,11 +467,8 @@ CONCEAL_RE = LazyRegex(
     r"|(?:appears?|shows?\s+up)\s+in\s+(?:[\w']+\s+){0,2}?(?:review|audit))"
     r"|\bno\s+single\s+(?:diff|commit|change|pr)\s+shows\b"
     r"|\b(?:if|when)\s+(?:the\s+)?(?:user|developer|maintainer|owner|lead|anyone|reviewer|they"
-    # ... about the work done or what the code does behind the user, not about the product's
-    # features ("if the user asks whether we support SSO, say no and link the roadmap")
-    r"|someone|people)s?\s+asks?\b" + _C + r"{0,60}?\b(?:you|your|you've|you're|added|changed"
-    r"|modified|ran|run|installed|removed|deleted|touched|sent|called|network|calls?|changes?"
-    r"|edits?|commits?|collect\w*|track\w*|telemetry|upload\w*|phon\w*\s+home|data)\b"
+    # ... about the work (ABOUT_THE_WORK)
+    r"|someone|people)s?\s+asks?\b" + _C + r"{0,60}?\b(?:" + ABOUT_THE_WORK + r")\b"
     + _C + r"{0,80}?\b(?:(?:say|answer|reply|respond)\s+(?:with\s+)?|the\s+(?:expected\s+)?answer"
     r"\s+is\s+)[\"'\u201c]?no\b"
     r"|\btell\s+them\s+(?:it|this\s+file|the\s+file)\s+only\s+(?:contains|has|holds)\b"

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from engram.safety.claims import dissuaded
+from engram.safety.claims import ABOUT_THE_WORK, dissuaded
 from engram.safety.gates import Alternatives, WordGates
 from engram.safety.judged import _ADDRESSED, _negated
 from engram.safety.lazy_regex import LazyRegex
@@ -314,10 +314,9 @@ _DECEIT = LazyRegex(
     r"|\bif\s+(?:a\s+|the\s+|any\s+)?(?:user|anyone|someone|customer|reviewer|auditor|they)s?"
     # (about the work done or what the code does behind them, not a product policy: "if the user
     # asks about pricing, say we don't share pricing in chat")
-    r"\s+asks?\b" + _GAP + r"{0,60}?\b(?:you|your|you've|you're|added|changed|modified|ran|run"
-    r"|installed|removed|deleted|touched|sent|called|network|calls?|changes?|edits?|commits?"
-    r"|collect\w*|track\w*|telemetry|upload\w*|phon\w*\s+home|data|logs?|stor\w*|keeps?|shares?"
-    r"|sells?)\b" + _GAP + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
+    r"\s+asks?\b" + _GAP + r"{0,60}?\b(?:" + ABOUT_THE_WORK
+    + r"|logs?|stor\w*|keeps?|shares?|sells?)\b" + _GAP
+    + r"{0,80}?\b(?:answer|say|tell\s+them|reply|respond|claim)\s+(?:that\s+)?"
     r"(?:it|we|they|there|this|the\s+\w+)\s+(?:never\b|(?:does|do|did|is|are|was|were|has|have)\s*"
     r"(?:not|n'?t)\b)"
     # the truth inverted for the people who read the report

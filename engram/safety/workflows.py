@@ -7,6 +7,7 @@ that names it as the risk to look for, is the defence and prints.
 
 from __future__ import annotations
 
+from engram.safety.grabs import _clause_before
 from engram.safety.lazy_regex import LazyRegex
 
 _HEAD_CHECKOUT = LazyRegex(
@@ -14,7 +15,6 @@ _HEAD_CHECKOUT = LazyRegex(
     r"|\bgithub\.event\.pull_request\.head\.(?:sha|ref)\b.{0,200}?\bpull_request_target\b"
 )
 _FORBIDS = LazyRegex(r"\b(?:never|not|no|don'?t|do\s+not|must\s+not|avoid|instead\s+of)\b")
-_CLAUSE_END = LazyRegex(r"[.;!?](?:\s|$)")
 # The pattern named as the thing to look for: a review checklist's "`pull_request_target` +
 # checkout of the head | Fork code runs with repository secrets | Use `pull_request`".
 _NAMED_AS_RISK = LazyRegex(
@@ -34,7 +34,7 @@ def fork_code_with_secrets(low: str) -> tuple[int, str] | None:
     if checkout is None or not _ORDER.search(low, 0, checkout.start() + 1) \
             or _NAMED_AS_RISK.search(low):
         return None
-    clause = _CLAUSE_END.split(low[max(0, checkout.start() - 80) : checkout.start()])[-1]
-    if _FORBIDS.search(clause + low[checkout.start() : checkout.end()]):
+    if _FORBIDS.search(_clause_before(low, checkout.start())
+                       + low[checkout.start() : checkout.end()]):
         return None
     return checkout.start(), "fork's code run with the repository's secrets"
