@@ -60,11 +60,23 @@ _SELF_SUBJECT = re.compile(
 )
 # "Should not be used for X" at the start of a sentence: the memory is the unspoken subject.
 _MODAL_START = re.compile(r"(?:should|must|shall|is|are)\s+", re.IGNORECASE)
-# A word every exclusion above contains: text without one (most of a body) is not split into
-# paragraphs and sentences to look for them. The lookahead on the first letter only makes a
-# failed position cheaper (a first index searches every paragraph of every body: about 40% less
-# time); it allows nothing the alternatives do not.
+# A word every exclusion above contains (`listed_exclusions` looks for lists only in a body
+# with one). The lookahead on the first letter only makes a failed position cheaper; it allows
+# nothing the alternatives do not.
 NEGATION_WORD = re.compile(r"(?=[nas])(?:\b(?:not|never|avoid|skip)|n['’]t)\b", re.IGNORECASE)
+# How every clause `negation_clauses` finds goes on from its negation word, the words apart by
+# white space or a quote's `>` (a paragraph of prose joins its lines without them): text without
+# it holds no clause, and a body without it is not split into paragraphs and sentences. Most
+# bodies with a negation word have none (for a first index of real rule files, splitting them
+# was about a sixth of parsing). First letters as in NEGATION_WORD, for the same reason.
+_GAP = r"[\s>]+"
+CLAUSE_OPENING = re.compile(
+    rf"(?=[nas])(?:(?:\b(?:not|never)|n['’]t){_GAP}(?:{_USE_VERBS}|(?:(?:intended|meant"
+    rf"|designed|suitable|to{_GAP}be{_GAP}used|be{_GAP}used|used){_GAP})?(?:for|when)\b)"
+    rf"|\b(?:avoid{_GAP}(?:using|invoking|loading|applying|triggering)|skip){_GAP}"
+    r"(?:it|this|these|them|me|here|the)\b)",
+    re.IGNORECASE,
+)
 # Only the words just before a marker decide; looking further back costs time, not accuracy.
 _PREFIX_WINDOW = 40
 
@@ -75,7 +87,7 @@ def negation_clauses(text: str) -> list[str]:
     in a colon opens a list ("DO NOT USE FOR: event sourcing - use kafka; complex routing - use
     rabbitmq"): each of its semicolon-separated items is a clause."""
     clauses: list[str] = []
-    if not NEGATION_WORD.search(text):
+    if not CLAUSE_OPENING.search(text):
         return clauses
     for line in text.splitlines():
         for sentence in sentences(line):

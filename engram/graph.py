@@ -33,28 +33,28 @@ def analyze(request: Request, topic: str | None = None, rebuild: bool = False) -
     ctx = resolve(request)
     scopes = Scopes(ctx, force=rebuild)
     try:
-        records = scopes.all_records()
-        ids = {r.memory.id for r, _ in records}
+        # Heads, not records: a graph of 10,000 memories would otherwise decode every body.
+        heads = scopes.all_heads()
+        ids = {h.id for h, _ in heads}
         deps: dict[str, list[str]] = {mid: [] for mid in ids}
         missing: list[tuple[str, str]] = []
         levels: dict[str, int] = {}
-        for record, _ in records:
-            memory = record.memory
-            levels[memory.id] = memory.level or 0
-            for dep in memory.depends_on:
+        for head, _ in heads:
+            levels[head.id] = head.level or 0
+            for dep in head.depends_on:
                 if dep in ids:
-                    deps[memory.id].append(dep)
+                    deps[head.id].append(dep)
                 else:
-                    missing.append((memory.id, dep))
+                    missing.append((head.id, dep))
         layer_of = layering.layers(deps, levels)
         layers: dict[int, list[str]] = {}
         for mid, layer in layer_of.items():
             layers.setdefault(layer, []).append(mid)
         shadowed = _shadowed(scopes)
         groups: dict[str, list[str]] = {}
-        for record, _ in records:
-            if record.dup_group:
-                groups.setdefault(record.dup_group, []).append(record.memory.id)
+        for (head, _), group in zip(heads, scopes.dup_groups(heads), strict=True):
+            if group is not None:
+                groups.setdefault(group, []).append(head.id)
         report = GraphReport(
             memories=len(ids),
             layers=tuple(tuple(sorted(layers[k])) for k in sorted(layers)),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engram.clauses import NEGATION_WORD as _NEGATION_WORD
+from engram.clauses import CLAUSE_OPENING as _CLAUSE_OPENING
 from engram.clauses import listed_exclusions as _listed_exclusions
 from engram.clauses import negation_clauses as negation_clauses  # re-exported
 from engram.clauses import sentences as _sentences
@@ -545,13 +545,13 @@ def _build(fields: _Fields, report: _Report, raw: bytes, scope: str, rel_path: s
     indexed_body = "\n".join(t for _, t in indexed)
     # Authors put "Do not use this for X" anywhere, often as a memory's last line.
     paragraphs = (_prose_paragraphs([t for _, t in indexed])
-                  if _NEGATION_WORD.search(indexed_body) else ())
+                  if _CLAUSE_OPENING.search(indexed_body) else ())
     negations = _unique(itertools.chain(
         (clause
          for text in (values["summary"], values["directive"], *paragraphs)
          if text
          for clause in negation_clauses(text)),
-        _listed_exclusions(indexed_body) if paragraphs else ()))
+        _listed_exclusions(indexed_body)))
     return Memory(
         id=ident,
         type=kind,

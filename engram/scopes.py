@@ -281,6 +281,12 @@ class Scopes:
         out.sort(key=lambda hr: hr[0].id)
         return out
 
+    def dup_groups(self, heads: list[tuple[Head, int]]) -> list[str | None]:
+        """The near-duplicate group of each of these heads (None when in none), in their order."""
+        by_rank = [index.dup_groups({h.key for h, n in heads if n == rank_no})
+                   for rank_no, index in enumerate(self.indexes)]
+        return [by_rank[n].get(h.key) for h, n in heads]
+
     def memories(self, heads: list[tuple[Head, int]]) -> list[Memory]:
         """The full memories of these heads, in their order."""
         by_rank: dict[int, dict[int, Record]] = {}

@@ -71,6 +71,18 @@ def test_graph_reports_cycles_and_invalid_files(workspace: Path) -> None:
     assert "invalid files: 1\n  .engram/bad.md:" in out
 
 
+def test_graph_reports_near_duplicate_groups(workspace: Path) -> None:
+    body = " ".join(f"Step {n}: run migration batch {n} and check table {n * 7} afterwards."
+                    for n in range(30))
+    write(workspace, ("a.md", mem("migrate-first", body=body)),
+          ("b.md", mem("migrate-first-copy", body=body + "Also for staging.")),
+          ("c.md", mem("unrelated", body="Name branches after the ticket they close.")))
+    assert "near-duplicate groups (a pack holds one):\n  migrate-first, migrate-first-copy\n" \
+        in ok(run(["graph", "--rebuild"], workspace))
+    doc = json.loads(ok(run(["graph", "--json"], workspace)))
+    assert doc["duplicates"] == [["migrate-first", "migrate-first-copy"]]
+
+
 # --- search -------------------------------------------------------------------------------------
 
 

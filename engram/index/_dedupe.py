@@ -40,23 +40,45 @@ _CHUNK = 500  # SQLite host parameters per IN (...) list
 
 def body_signature(text: str) -> list[int]:
     """The SKETCH_SIZE smallest 32-bit hashes of the text's 5-word shingles (sorted)."""
-    lowered = text.lower()
-    # A shingle is hashed as UTF-8: its words are encoded once each, not once per shingle. The
-    # \w+ runs of ASCII text are its runs of letters, digits and _: a byte table maps the rest
-    # to spaces and split() cuts there, a few times faster than the pattern (this runs once per
-    # memory in a cold index).
-    words = (lowered.encode().translate(_ASCII_SPACES).split() if lowered.isascii()
-             else list(map(str.encode, _WORD.findall(lowered))))
+    words = _words(text.lower())
     if len(words) < SHINGLE_WORDS + MIN_SHINGLES - 1:
         return []
     # Shingles are joined and hashed in C.
     shingles = map(b" ".join, zip(*(words[i:] for i in range(SHINGLE_WORDS)), strict=False))
-    return _first_distinct(sorted(map(zlib.crc32, shingles)), SKETCH_SIZE)
+    hashes = list(map(zlib.crc32, shingles))
+    # The smallest of n uniform 32-bit hashes lie below about 2**32 * k / n: past a few hundred
+    # shingles, sorting the few under three times that bound is enough (a first index sketches
+    # every memory, and real bodies have thousands), unless too few of them are distinct.
+    if len(hashes) > _SORT_ALL:
+        bound = (1 << 32) * 3 * SKETCH_SIZE // len(hashes)
+        smallest = _first_distinct(sorted(filter(bound.__gt__, hashes)), SKETCH_SIZE)
+        if len(smallest) == SKETCH_SIZE:
+            return smallest
+    return _first_distinct(sorted(hashes), SKETCH_SIZE)
 
 
-# Every byte but an ASCII letter, digit or underscore (what \w matches in ASCII text) -> space.
-_ASCII_SPACES = bytes(b if b < 128 and (chr(b).isalnum() or chr(b) == "_") else 32
-                      for b in range(256))
+_SORT_ALL = 256
+
+
+def _words(lowered: str) -> list[bytes]:
+    """The \\w+ runs of the text, UTF-8 encoded: its words, encoded once each, not once per
+    shingle. A byte table cuts the text at every ASCII byte \\w does not match (a few times
+    faster than the pattern); only a piece holding a non-ASCII letter is cut by the pattern."""
+    pieces = lowered.encode().translate(_CUT_AT).split()
+    if lowered.isascii():
+        return pieces
+    words: list[bytes] = []
+    for piece in pieces:
+        if piece.isascii():
+            words.append(piece)
+        else:
+            words.extend(map(str.encode, _WORD.findall(piece.decode())))
+    return words
+
+
+# Every ASCII byte but a letter, digit or underscore -> space; bytes of non-ASCII characters
+# stay, for the pattern to judge.
+_CUT_AT = bytes(b if b >= 128 or chr(b).isalnum() or chr(b) == "_" else 32 for b in range(256))
 
 
 def _first_distinct(ordered: list[int], count: int) -> list[int]:

@@ -2,14 +2,16 @@
 core": what a worker spends a memory's CPU on).
 
 Each shortcut a first index takes must give what the plain way gives: the lookahead in the
-negation-word pattern, lines split without the line-break pattern, the first-character tests
-before the section, fence, heading and list patterns, frontmatter text read straight off the
-YAML nodes, the ASCII chunk pattern, body sketches hashed from a byte table, body counts packed
-in C.
+negation-word pattern, the clause-opening test before a body is split into paragraphs, lines
+split without the line-break pattern, the first-character tests before the section, fence,
+heading and list patterns, frontmatter text read straight off the YAML nodes, the ASCII chunk
+pattern, body sketches cut by a byte table and sorting only their smallest hashes, body counts
+packed in C.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import zlib
 from collections import Counter
@@ -101,6 +103,46 @@ def test_a_long_body_keeps_its_smallest_distinct_hashes() -> None:
     text = " ".join(f"w{n % 97} x{n % 13}" for n in range(2000))  # repeats: duplicate shingles
     assert _dedupe.body_signature(text) == plain_signature(text)
     assert len(_dedupe.body_signature(text)) == _dedupe.SKETCH_SIZE
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(words=st.lists(st.sampled_from(ASCII_WORDS + OTHER_WORDS + [f"w{n}" for n in range(40)]),
+                      min_size=300, max_size=900))
+def test_long_bodies_sort_only_their_smallest_hashes_and_get_the_same_sketch(
+        words: list[str]) -> None:
+    text = " ".join(words)
+    assert _dedupe.body_signature(text) == plain_signature(text)
+
+
+@pytest.mark.parametrize("distinct", [1, 5, 31, 32, 33, 120])
+def test_a_long_body_of_few_distinct_shingles_is_sketched_whole(distinct: int) -> None:
+    # Past the bound, fewer than SKETCH_SIZE distinct hashes may lie under it: all are sorted.
+    cycle = [f"word{n}" for n in range(distinct + _dedupe.SHINGLE_WORDS)]
+    text = " ".join(cycle[n % len(cycle)] for n in range(1500))
+    assert _dedupe.body_signature(text) == plain_signature(text)
+
+
+CLAUSE_PIECES = ["Do not use this skill for", "don't use it when", "Never invoke", "not for",
+                 "NOT intended for", "not to be used for", "avoid using this", "skip the rule",
+                 "Should not be used when", "it", "X", "loops", ".", ";", ":", ", but", "(",
+                 " ", "\n", "\n> ", "\n- ", "\n\n", "\n```\n", ">", "n’t", "use", "for",
+                 "when", "not", "never"]
+
+
+@examples
+@given(text=st.lists(st.sampled_from(CLAUSE_PIECES), max_size=14).map("".join))
+def test_text_without_a_clause_opening_has_no_clause(text: str) -> None:
+    summary = json.dumps(text.replace("\n", " "))  # JSON is YAML
+    raw = f"---\nid: a\ntype: rule\nsummary: {summary}\n---\n{text}\n"
+    gated = parse.parse_memory(raw.encode(), display_path="a.md", scope="workspace",
+                               rel_path="a.md")[0]
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(clauses, "CLAUSE_OPENING", re.compile(""))
+        patched.setattr(parse, "_CLAUSE_OPENING", re.compile(""))
+        plain = parse.parse_memory(raw.encode(), display_path="a.md", scope="workspace",
+                                   rel_path="a.md")[0]
+    assert gated is not None and plain is not None
+    assert gated.negations == plain.negations
 
 
 FRONTMATTER = [
