@@ -1596,6 +1596,9 @@ def _unquoted(folded: str) -> tuple[str, str]:
     return bare, bare.lower()
 
 
+_SETTING_GRABS = ("switches the agent's safety off", "loosens the agent's guard rails")
+
+
 def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:
     """A hit that lies only inside quotes or inline code, beside its defence: the bad example a
     review note or a sanitiser's marker list quotes (a fence alone hides nothing)."""
@@ -1807,7 +1810,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
                 # (`echo ... | base64 -d | sh` in inline code, named as a red flag, runs nothing)
                 injection.append((hidden_run, "encoded command run unread"))
         if injection and _discussed(index, low, prose[index], fences, raw):
-            injection = []
+            # A setting in inline code is the value to write, not an attack string quoted: a
+            # grab for the agent's permissions stays unless the line is in a block or a quote.
+            injection = [grab] if grab and grab[1] in _SETTING_GRABS and not fences[index] \
+                and not low[index].lstrip().startswith(">") else []
         if injection and all(detail == "hide from the user" for _, detail in injection) \
                 and (_quoted_prompt(low[index]) or _NON_FINDING_RE.search(low[index])):
             injection = []

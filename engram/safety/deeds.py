@@ -630,6 +630,46 @@ _SABOTAGE = Alternatives((
      + r"{0,30}?\b(?:fallback|default)\s+value\b" + _GAP + r"{0,40}?\bwithout\s+the\s+env"),
     ((("nopasswd",),), r"\bnopasswd\s*:\s*all\b"),
     ((("--no-package-lock",),), r"--no-package-lock\b"),
+    # The team's way written as code, in inline code (a fence holds examples; a convention
+    # quotes what to write): TLS checks off, tokens accepted unverified, any origin reflected
+    # with credentials, passwords hashed with a digest, guessable seeds, ECB, databases open to
+    # the internet, CSRF protection taken out, production served without TLS.
+    ((("verify", "insecureskipverify", "cert_none", "check_hostname", "unverified_context",
+       "verifypeer", "sslverify"),),
+     r"`[^`\n]*?(?:\bverify\s*=\s*false|insecureskipverify\s*:\s*true|cert_none|check_hostname"
+     r"\s*=\s*false|_create_unverified_context|ssl_verifypeer\W+(?:false|0)\b|sslverify\W+false"
+     r"|verify_signature[\"']?\s*:\s*false)"),
+    ((("origin",), ("credentials",)),
+     r"`[^`\n]*?\borigin[\"']?\s*:\s*(?:true|[\"']\*[\"'])[^`\n]*?\bcredentials[\"']?\s*:\s*true"),
+    ((("md5", "sha1"), ("password",)),
+     r"`[^`\n]*?(?:createhash|hashlib\.|digestutils\.|getinstance|\bdigest)\W{0,3}(?:md5|sha1)\b"
+     r"[^\n]*?\bpassword|\bpassword[^\n]*?`[^`\n]*?(?:createhash|hashlib\.|digestutils\."
+     r"|getinstance)\W{0,3}(?:md5|sha1)\b"),
+    ((("seed",), ("time",)),
+     r"`[^`\n]*?\brandom\.seed\(\s*(?:int\(\s*)?time\b"),
+    ((("ecb",), ("key",)), r"\becb\b[^.\n]{0,60}?\bkey\b[^.\n]{0,20}?`"),
+    ((("0.0.0.0/0",),),
+     r"`0\.0\.0\.0/0`[^.\n]{0,40}?\b(?:22|3306|5432|6379|27017|3389|1433|9200)\b"
+     r"|\b(?:22|3306|5432|6379|27017|3389|1433|9200)\b[^.\n]{0,40}?`0\.0\.0\.0/0`"),
+    ((("csrf",),),
+     r"`@?csrf_exempt`\s+on\s+(?:every|all|each)\b|\bremove\s+`csrfviewmiddleware`"
+     r"|`[^`\n]*?csrf\(\)\.disable\(\)|`(?:wtf_)?csrf_enabled\s*=\s*false`"),
+    ((("secure_ssl_redirect", "secure_hsts_seconds"), ("production", "prod")),
+     r"\bprod(?:uction)?\b[^.\n]{0,60}?`(?:secure_ssl_redirect\s*=\s*false|secure_hsts_seconds"
+     r"\s*=\s*0)"),
+    # a login that grants a role on a name and password written into the code
+    ((("password",), ("admin", "root", "superuser")),
+     r"`[^`\n]*?\b(?:username|user|login)\s*==\s*[\"'][^`\n]*?`" + _GAP
+     + r"{0,40}?`[^`\n]*?\bpassword\s*==" + _GAP + r"{0,80}?\b(?:admin|root|superuser)\b"),
+    # whole request bodies logged where they hold passwords
+    ((("log",), ("body", "bodies"), ("login", "password", "signup", "reset")),
+     r"\blog\s+(?:the\s+)?(?:full|whole|entire|raw|complete)\s+(?:json\s+|http\s+)?(?:request\s+)?"
+     r"bod(?:y|ies)\b" + _GAP + r"{0,80}?\b(?:/?login|passwords?|/?signup|/?reset-password)\b"),
+    # ... or a safeguard skipped when the caller says so ("when that header is present, skip
+    # `authenticate()`")
+    ((("header",), ("skip", "bypass")),
+     r"\b(?:when|if|whenever)\b[^.\n]{0,50}?\bheader\b[^.\n]{0,50}?\b(?:skip|bypass)\s+[`'\"]?"
+     r"(?:auth\w*|authori[sz]\w*|permission\w*|the\s+auth\w*)"),
     # a package index that is plain http, or put before the real one
     ((("index",), ("url",), ("http://",)), r"\bindex[-_\s]url\b[^\n]{0,40}?\bhttp://"),
     ((("index",), ("url",), ("official",)),
@@ -664,10 +704,26 @@ _PINNED = LazyRegex(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\
                      r"([a-z0-9]+)\b")
 
 
+# A weakened safeguard named, then ruled out: "`NODE_TLS_REJECT_UNAUTHORIZED=0` is forbidden
+# everywhere", "`verify=False` is not allowed in application code".
+_REFUSED_AFTER = LazyRegex(r"[^.;!?\n]{0,40}?\b(?:is|are)\s+(?:not\s+(?:allowed|permitted"
+                            r"|acceptable"
+                            r"|ok|okay)|forbidden|banned|prohibited|disallowed|never\s+(?:allowed|ok"
+                            r"|acceptable|used))\b")
+
+
+# ... or named as what not to do: "instead of `verify=False`", "never md5 or sha1", and "never"
+# in the languages teams write rules in ("nunca hace falta `verify=False`").
+_REFUSED_BEFORE = LazyRegex(r"(?:\b(?:instead\s+of|rather\s+than|in\s+place\s+of|never|avoid"
+                             r"|without|nunca|jam[aá]s|niemals|nie|mai|nooit|nigdy|aldri?g?)\b"
+                             r"|никогда|決して|絶対に|不要|禁止|绝不|절대)[^.;!?]{0,40}$")
+
+
 def _sabotage(low: str, words: set[str]) -> int | None:
     hit = _SABOTAGE.search(low)
     if hit and not _negated(low, hit.start()) and not _SAB_SCOPE.search(low) \
-            and not dissuaded(low, hit.start()):
+            and not dissuaded(low, hit.start()) and not _REFUSED_AFTER.match(low, hit.end()) \
+            and not _REFUSED_BEFORE.search(low, max(0, hit.start() - 48), hit.start()):
         return hit.start()
     if words.isdisjoint(_SQUATS):
         return None
@@ -675,6 +731,77 @@ def _sabotage(low: str, words: set[str]) -> int | None:
         if (pin.group(1) or pin.group(2)) in _SQUATS and not _negated(low, pin.start()):
             return pin.start()
     return None
+
+
+# --- destruction -------------------------------------------------------------------------------
+
+# What cannot be undone, at a scale or on a target no routine task touches: production torn
+# down unattended, every namespace, schema or bucket dropped, history reset and force-pushed,
+# releases, keys and backups deleted wholesale, home and system folders removed.
+_DESTRUCTION = Alternatives((
+    ((("terraform",), ("destroy",)),
+     r"\bterraform\s+(?:-chdir=\S+\s+)?destroy\b[^\n]{0,40}?-auto-approve\b"),
+    ((("kubectl",), ("--all",)),
+     r"\bkubectl\s+delete\s+(?:namespaces?|ns|all|pods?|deployments?|pvc|pv)\b[^\n]{0,30}?--all\b"),
+    ((("drop",), ("cascade",)),
+     r"\bdrop\s+(?:schema|database)\s+(?:if\s+exists\s+)?\S+\s+cascade\b"),
+    ((("truncate",), ("cascade",)), r"\btruncate\s+table\b[^\n]{0,40}?\bcascade\b"),
+    ((("delete",), ("from",)), r"\bdelete\s+from\s+[\w.\"]+\s*;"),
+    ((("rm",), ("-rf", "-fr")),
+     r"\brm\s+-(?:rf|fr)\s+(?:/(?=[\s*`'\"]|$)|/\*|~/?(?=[\s`'\"]|$)|\$home\b|/var/log/audit\b"
+     r"|/var/lib/(?:postgresql|mysql|mongodb|redis|etcd|docker/volumes)\b|/etc\b"
+     r"|/usr\b|\.git\b)"),
+    ((("firestore:delete",),), r"\bfirestore:delete\b[^\n]{0,40}?--all-collections\b"),
+    ((("--all-versions",),), r"\bgcloud\s+storage\s+rm\b[^\n]{0,40}?--all-versions\b"),
+    ((("-exec",), ("rm",)),
+     r"-name\s+['\"]?\.git['\"]?[^\n]{0,60}?-exec\s+rm\s+-(?:rf|fr)\b"),
+    ((("reset",), ("push",)),
+     r"\bgit\s+reset\s+--hard\b[^\n]{0,120}?\bgit\s+push\s+(?:-f|--force)\b"),
+    ((("gh",), ("delete",)),
+     r"\bgh\s+(?:release|repo)\s+delete\b[^\n]{0,60}?(?:\s-y\b|--yes\b|--cleanup-tag\b)"
+     r"|\bgh\s+repo\s+deploy-key\s+delete\b"),
+    ((("s3",), ("rb",)), r"\baws\s+s3\s+rb\b[^\n]{0,60}?--force\b"),
+    ((("retention",),), r"--backup-retention-period\s+0\b"),
+    ((("az",), ("delete",)), r"\baz\s+group\s+delete\b[^\n]{0,60}?(?:--yes|\s-y)\b"),
+    ((("xargs",), ("--delete",)), r"\bxargs\b[^\n]{0,40}?\bgit\s+push\s+(?:origin\s+)?--delete\b"),
+    ((("every", "all"), ("delete", "remove", "drop", "wipe", "purge", "destroy", "revoke")),
+     r"\b(?:delete|remove|drop|wipe|purge|destroy|revoke)\s+(?:every|all)\s+(?:of\s+the\s+)?"
+     r"(?:[\w-]+\s+){0,2}?(?:remote\s+branch|tag|release|bucket|snapshot|backup|deploy[-\s]keys?"
+     r"|ssh\s+keys?|namespace|database|repositor|volume|maintainer|member)\w*"
+     # ... as the head of its phrase: "remove all release commits" removes commits
+     r"(?=\s*(?:$|[,.;:()`]|\b(?:from|in|on|of|older|except|that|whose|and|but|before|after"
+     r"|across|under|with|for|today|now|too)\b))"),
+    ((("everyone", "everybody"),), r"\bremove\s+(?:everyone|everybody)\s+(?:else\b|except\b)"),
+))
+# A teardown that is the routine: a preview or review app, a local or test database, a dry run,
+# a plan shown first, or one the user approves.
+_DESTROY_SCOPE = LazyRegex(
+    r"\b(?:preview|ephemeral|review[-\s]apps?|sandbox|localhost|locally|local|dev|test"
+    r"|tests|tmp|temporary)\b|\bdry-?run\b|\bplan\s+-destroy\b|\b(?:after|once|when)\s+(?:the\s+)?"
+    r"(?:user|owner|team)\s+(?:approves|confirms|agrees)\b|\bask\b[^.\n]{0,40}?\bfirst\b")
+
+
+# A command is ordered when its clause says to run it ("run `terraform destroy ...` there"), or
+# a colon hands it over ("Azure cleanup: `az group delete ...`"); a command listed or quoted
+# (what needs a second person, a payload in a review table) is named, not ordered.
+_RUN_IT = LazyRegex(r"(?:\b(?:run|execute|exec|do|then|just|use|type|issue|call)\b[^.;!?]*"
+                    r"|\bwith\s*`?"
+                    r"|\b(?:fix|step|way|approach|procedure|convention|practice)\s+(?:[\w-]+\s+){0,4}?is\s*`?"
+                    r"|:\s*`?)$")
+_VERB_FIRST = LazyRegex(r"(?:delete|remove|drop|wipe|purge|destroy|revoke)\s+"
+                        r"(?:every|all|everyone|everybody)\b")
+
+
+def _destruction(low: str) -> int | None:
+    hit = _DESTRUCTION.search(low)
+    if hit is None or _negated(low, hit.start()) or _DESTROY_SCOPE.search(low) \
+            or _REFUSED_BEFORE.search(low, max(0, hit.start() - 48), hit.start()) \
+            or dissuaded(low, hit.start()):
+        return None
+    at = hit.start()
+    ordered = (_imperative(low, at) if _VERB_FIRST.match(low, at)
+               else bool(_RUN_IT.search(low, max(0, at - 80), at)))
+    return at if ordered else None
 
 
 def _ws(text: str) -> frozenset[str]:
@@ -766,7 +893,20 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_ws("pickle yaml unserialize marshal"), _ws("uploaded request user untrusted incoming")),
         (_ws("debug"), _ws("production")), (_ws("fallback default"), _ws("hard hardcoded without")),
         (_ws("nopasswd"),), (_ws("package"), _ws("lock")), (_ws("versions"), _ws("float")),
+        (_ws("verify insecureskipverify cert check_hostname hostname unverified verifypeer"
+             " sslverify signature"), _ws("false true none context 0")),
+        (_ws("md5 sha1"), _ws("password passwords")), (_ws("seed"), _ws("time")),
+        (_ws("ecb"), _ws("key")), (_ws("0"), _ws("22 3306 5432 6379 27017 3389 1433 9200")),
+        (_ws("csrf_exempt csrfviewmiddleware csrf csrf_enabled exempt"),),
+        (_ws("secure_ssl_redirect secure_hsts_seconds ssl hsts"), _ws("production prod")),
+        (_ws("username user login"), _ws("admin root superuser"), _ws("password")),
+        (_ws("log"), _ws("body bodies"), _ws("login password passwords signup reset")),
+        (_ws("header"), _ws("skip bypass")),
     ),
+    "destruction": ((
+        _ws("terraform kubectl drop rm exec reset gh s3 rb retention az xargs delete remove wipe"
+            " purge destroy revoke everyone everybody truncate firestore versions"),
+    ),),
     "addressed": ((
         _ws("ai assistant assistants agent agents copilot claude cursor codex gemini chatgpt gpt"
             " llm llms model models bot bots"),
@@ -828,6 +968,9 @@ def deed(low: str) -> tuple[int, str, str] | None:
     at = _sabotage(low, words) if "sabotage" in opened or squat else None
     if at is not None:
         return at, "injection", "safeguard sabotaged"
+    at = _destruction(low) if "destruction" in opened else None
+    if at is not None:
+        return at, "injection", "irreversible destruction ordered"
     return _addressed(low) if "addressed" in opened else None
 
 

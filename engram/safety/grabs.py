@@ -16,7 +16,10 @@ from engram.safety.lazy_regex import LazyRegex
 _NEGATION = LazyRegex(r"\b(?:never|not|no|don'?t|dont|do\s+not|must\s+not|avoid|nor)\b")
 _SWITCH_OFF = LazyRegex(
     r"\b(?:yourself|you|always|add|set|enable|turn\s+on|switch\s+on|relaunch|restart|append|put"
-    r"|grant|give|(?:start|begin|launch|run)\s+(?:every|each|all|any)\b)\b[^.;\n]{0,60}?"
+    r"|grant|give|(?:start|begin|launch|run)\s+(?:every|each|all|any)\b"
+    # the flag as the way to run ("spawn sub-agents with ...", "rerun it with ...", "the config
+    # must contain ...")
+    r"|spawn|rerun|re-run|with|contain|contains|prefix)\b[^.;\n]{0,60}?"
     r"(?P<flag>--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
     r"|--yolo\b|--full-auto\b|autoapprove\"?\s*[:=]\s*true"
     # any agent's "approve everything" switch: --allow-all-tools, --trust-all-tools,
@@ -25,8 +28,25 @@ _SWITCH_OFF = LazyRegex(
     r"|\bauto[-_ ]?approv(?:e|al)\b(?=[^.;\n]{0,40}\b(?:every|all|any|for)\b)"
     r"|\"chat\.tools\.autoapprove\"|\byolo\s+mode\b|\bbypasspermissions\b"
     r"|approval[_-]?policy\s*=\s*\"?never|sandbox[_-]?mode\s*=\s*\"?danger-full-access"
+    r"|--sandbox[=\s]+danger-full-access|writable_roots\s*=\s*\[\s*\"/\""
+    r"|\"?enableallprojectmcpservers\"?\s*:\s*true|\"?autoaccept\"?\s*:\s*true|\benv\s+-u\s+sandbox\b"
     # a wildcard grant: `Bash(*)` in Claude Code's allow list, passwordless sudo for everything
     r"|\b(?:bash|shell|run_shell_command|execute)\(\s*\*\s*\)|nopasswd\s*:\s*all\b)"
+)
+# The agent's guard rails loosened by other means: a hook or a container that hands the agent
+# (or a remote script) the machine, its own settings its to rewrite, approvals it answers itself.
+_LOOSENED = LazyRegex(
+    r"\bhooks?\b[^\n]{0,240}?(?:\b(?:curl|wget)\b[^\n|]{0,160}?\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
+    r"|\$\(\s*(?:curl|wget)\b)"
+    r"|\b(?:edit|change|modify|update|rewrite)\s+`?[\w./~-]*(?:settings|config)(?:\.local)?"
+    r"\.(?:json|toml)`?\s+yourself\b"
+    r"|\b(?:answer|reply|respond|say|click)\s+(?:yes|approve|\"y\")\b[^.;\n]{0,40}?\bon\s+(?:the\s+)?"
+    r"user'?s\s+behalf\b"
+    r"|--privileged\b[^\n]{0,80}?[\"'\s]/:/host\b|[\"'\s]/:/host\b[^\n]{0,80}?--privileged\b"
+    r"|\b(?:deny\s+(?:list|block)|permission\s+prompts?)\b[^.;\n]{0,30}?\b(?:(?:is|are)\s+(?:only\s+)?"
+    r"advisory|(?:don'?t|do\s+not|no\s+longer)\s+apply\s+to\s+you)\b"
+    r"|\bauto-?run\b[^.;\n]{0,60}?\b(?:empty\s+deny\s+list|allow\s+all)\b"
+    r"|\battach\b[^.;\n]{0,40}?\badministratoraccess\b[^.;\n]{0,60}?\b(?:agent|bot|ci)\w*"
 )
 _PRE_APPROVED = LazyRegex(
     r"\b(?:pre-?approved|pre-?authori[sz]ed|already\s+(?:approved|authori[sz]ed))\b"
@@ -93,12 +113,20 @@ def permission_grab(folded: str, low: str) -> tuple[int, str] | None:
             return block.start(), "instructions hidden in an <IMPORTANT> block"
     switch = _SWITCH_OFF.search(low) if ("--" in low or "approv" in low or "yolo" in low
                                            or "bypass" in low or "(*)" in low or "( * )" in low
-                                           or "nopasswd" in low or "sandbox" in low) else None
+                                           or "nopasswd" in low or "sandbox" in low
+                                           or "writable_roots" in low or "autoaccept" in low
+                                           or "enableallprojectmcpservers" in low) else None
     # The flag itself may hold "never" (`approval_policy = "never"`): only the words before it
     # can forbid the act.
     if switch and not _NEGATION.search(_clause_before(low, switch.start())
                                        + low[switch.start() : switch.start("flag")]):
         return switch.start(), "switches the agent's safety off"
+    loosened = _LOOSENED.search(low) if ("hook" in low or "yourself" in low or "behalf" in low
+                                          or "/:/host" in low or "advisory" in low
+                                          or "apply to you" in low or "run" in low
+                                          or "administratoraccess" in low) else None
+    if loosened and not _NEGATION.search(_clause_before(low, loosened.start())):
+        return loosened.start(), "loosens the agent's guard rails"
     claim = _PRE_APPROVED.search(low) if "approved" in low or "authori" in low else None
     if claim and _SKIPS_CHECKS.search(low) and not _NEGATION.search(
             _clause_before(low, claim.start())):
