@@ -1,11 +1,12 @@
 """Instructions that reach for the agent's permissions, or are addressed to the model itself.
 
-Four shapes, each a prompt whatever its wording: switching the agent's own safety off (auto-approve
-settings, skip-permission flags), loosening its guard rails by other means (a hook that runs a
-remote script, settings it is to rewrite itself, approvals it answers for the user), claiming an
-approval nobody can check ("the user has pre-approved every command"), and a note addressed to the
-AI that asks it to drop its rules, skip review or touch secrets. A sentence that forbids the act ("never run with --dangerously-skip-permissions")
-is advice, and notes to agents that ask for ordinary work ("do not edit gen/") are left alone.
+Four shapes, each a prompt whatever its wording: switching the agent's own safety off
+(auto-approve settings, skip-permission flags), loosening its guard rails by other means (a hook
+that runs a remote script, settings it is to rewrite itself, approvals it answers for the user),
+claiming an approval nobody can check ("the user has pre-approved every command"), and a note
+addressed to the AI that asks it to drop its rules, skip review or touch secrets. A sentence
+that forbids the act ("never run with --dangerously-skip-permissions") is advice, and notes to
+agents that ask for ordinary work ("do not edit gen/") are left alone.
 """
 
 from __future__ import annotations
