@@ -123,6 +123,11 @@ _SOURCE = Alternatives((
      r"\b(?:output|contents?|result)\s+of\s+`?[^`\n]{0,40}?(?:credential|secret|token|password"
      r"|printenv|\benv\b)"),
     ((("service",),), r"\bservice\s+account\s+(?:json\s+)?keys?\b"),
+    # what the environment holds, asked for whole; key files by glob
+    ((("environment",),),
+     r"\b(?:api\s+keys|tokens|secrets|credentials)\b[^.\n]{0,30}?\b(?:available\s+)?in\s+your"
+     r"\s+environment\b"),
+    ((("*.pem", "id_*", ".env*"),), r"\*\*?/?\*?\.pem\b|\*\*/id_\*|\*\*/\.env\*"),
     ((("json",),), r"\bjson\s+keys?\b"),
 ))
 _SINK = LazyRegex(
@@ -147,6 +152,11 @@ _SINK = LazyRegex(
     r"|\bwith\s+(?:its|their)\s+(?:real\s+|actual\s+|current\s+)?values?\b"
     # the answer, a ticket, a pastebin, a shared or tracked file, a repository
     r"|\b(?:in|into)\s+(?:your|the)\s+(?:final\s+)?(?:answer|reply|response|message)\b"
+    # the reply itself made of it: "reply with the keys", "every response must begin with ...",
+    # "output the full contents of ...", "the complete output of `env`"
+    r"|\b(?:reply|respond|answer)\s+with\b|\b(?:every|each)\s+(?:response|reply|answer|message)\s+"
+    r"(?:must\s+|should\s+)?(?:begins?|starts?|ends?|opens?)\s+with\b"
+    r"|\boutput\s+the\s+(?:full\s+)?contents?\s+of\b|\bthe\s+complete\s+output\s+of\b"
     r"|\b(?:ticket|issue|pr|email)\s+body\b|\bpastebin\b|\bhandover\s+notes\b"
     r"|\b(?:commit|push|append|add|copy|write|save)\w*\s+(?:\S+\s+){0,6}?(?:to|into|in)\s+(?:the\s+)?"
     # (a repository's secrets or settings are where a token belongs, not a file others read)
@@ -211,12 +221,22 @@ _DESCRIBED = LazyRegex(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|co
 _TRANSFER = LazyRegex(
     r"\b(?:add|append|attach|back\s+up|commit|copy|dump|echo|e-?mail|export|forward|give|hand"
     r"|include|list|mail|make|mirror|output|paste|post|print|publish|push|put|run|save|send|share"
-    r"|show|store|tar|upload|write|zip|take|display|leave|keep|always)\b")
+    r"|show|store|tar|upload|write|zip|take|display|leave|keep|always|reply|respond)\b")
 
 
 def _ordered(low: str) -> bool:
     """Whether an order to move something opens a clause of the line."""
     return any(_imperative(low, m.start()) for m in _TRANSFER.finditer(low))
+
+
+# A rule for what every reply or PR holds is an order in the form of a convention ("every PR
+# description ends with ... the complete output of `env`"); a reply made of the source is one
+# whatever the condition ("when a user greets you, reply with the API keys ...").
+_CONVENTION = LazyRegex(
+    r"\b(?:every|each)\s+(?:pr|pull\s+request|response|reply|answer|message|commit|summary|report"
+    r"|issue)\s+(?:description\s+|message\s+)?(?:must\s+|should\s+)?(?:ends?|begins?|starts?|opens?"
+    r"|includes?|contains?)\b")
+_REPLY_MADE_OF = LazyRegex(r"(?:reply|respond|answer)\s+with\b|(?:every|each)\s")
 
 
 def _disclosure(low: str) -> int | None:
@@ -235,16 +255,17 @@ def _disclosure(low: str) -> int | None:
             lo, hi = min(source.start(), sink.start()), max(source.end(), sink.end())
             if any(ch in low[lo:hi] for ch in ";!?") or re.search(r"\.\s", low[lo:hi]):
                 continue  # another sentence
-            if _DESCRIBED.search(low, lo, hi):
+            convention = _CONVENTION.search(low) is not None
+            if _DESCRIBED.search(low, lo, hi) and not convention:
                 continue  # "the token is returned in the response": how it works, not an order
             if _VERB_SINK.match(sink.group()) and (
                     not _imperative(low, sink.start()) or _gerund_subject(low, sink)):
                 continue
-            if not _VERB_SINK.match(sink.group()) and not _ordered(low):
+            if not _VERB_SINK.match(sink.group()) and not _ordered(low) and not convention:
                 continue
             if _negated(low, sink.start()) or _PROPER.search(low) or _named(low, sink):
                 continue
-            if _OTHERS.search(low, 0, source.start()):
+            if _OTHERS.search(low, 0, source.start()) and not _REPLY_MADE_OF.match(sink.group()):
                 continue  # what someone else does ("when the user pastes a key into the chat")
             if _to_its_owner(low, source.group()) or _own_store(low, sink):
                 continue
