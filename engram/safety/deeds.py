@@ -701,6 +701,12 @@ _SABOTAGE = Alternatives((
     ((("header",), ("skip", "bypass")),
      r"\b(?:when|if|whenever)\b[^.\n]{0,50}?\bheader\b[^.\n]{0,50}?\b(?:skip|bypass)\s+[`'\"]?"
      r"(?:auth\w*|authori[sz]\w*|permission\w*|the\s+auth\w*)"),
+    # package managers told to skip what proves a package is the one published: TLS to the
+    # registry, lockfile checksums, Go's checksum database
+    ((("strict-ssl", "strict_ssl"), ("false",)), r"\bstrict[-_]ssl\s*[=:]?\s*[\"']?false\b"),
+    ((("checksumbehavior",), ("ignore",)), r"\bchecksumbehavior\s*:\s*[\"']?ignore\b"),
+    ((("gosumdb", "gonosumdb", "goinsecure", "goflags"),),
+     r"\bgosumdb\s*=\s*off\b|\bgonosumdb\s*=\s*\*|\bgoinsecure\s*=\s*\*|\bgoflags\s*=\s*\S*-insecure\b"),
     # review and failing checks done away with: the agent approving its own changes, failing
     # assertions commented out, every finding marked accepted, the checks declared suspended
     ((("approve",), ("own",)),
@@ -1059,6 +1065,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_ws("header"), _ws("skip bypass")),
         (_ws("approve"), _ws("own")), (_ws("comment"), _ws("failing")),
         (_ws("mark"), _ws("accepted false resolved safe fix")), (_ws("suspended waived"),),
+        (_ws("strict ssl"), _ws("false")), (_ws("checksumbehavior"), _ws("ignore")),
+        (_ws("gosumdb gonosumdb goinsecure goflags"),),
     ),
     "outranked": (
         (_ws("supersede supersedes override overrides replace replaces outrank outranks trump"
