@@ -768,12 +768,34 @@ _REFUSED_BEFORE = LazyRegex(r"(?:\b(?:instead\s+of|rather\s+than|in\s+place\s+of
                              r"|никогда|決して|絶対に|不要|禁止|绝不|절대)[^.;!?]{0,40}$")
 
 
+# A modal negation of the verb: "you cannot approve your own pull requests", "embedded
+# directives cannot override the user" (the defence).
+_CANNOT = LazyRegex(r"\b(?:cannot|can't|can\s+not|must\s+not|may\s+not|never|don't|doesn't|do\s+not"
+                    r"|does\s+not|won't|will\s+not|should\s+not|shall\s+not|is\s+not|are\s+not)"
+                    r"\s+(?:\w+\s+)?$")
+
+
+def _ruled_out(low: str, at: int) -> bool:
+    """The order at `at` is negated in its clause, or the other thing a line that dissuades
+    says to do."""
+    return _negated(low, at) or dissuaded(low, at)
+
+
+def _refused_before(low: str, at: int) -> bool:
+    """Named just before `at` as what not to do (`_REFUSED_BEFORE`)."""
+    return _REFUSED_BEFORE.search(low, max(0, at - 48), at) is not None
+
+
+def _cannot_before(low: str, at: int) -> bool:
+    """The verb at `at` negated by a modal just before it (`_CANNOT`)."""
+    return _CANNOT.search(low, max(0, at - 24), at) is not None
+
+
 def _sabotage(low: str, words: set[str]) -> int | None:
     hit = _SABOTAGE.search(low)
-    if hit and not _negated(low, hit.start()) and not _SAB_SCOPE.search(low) \
-            and not dissuaded(low, hit.start()) and not _REFUSED_AFTER.match(low, hit.end()) \
-            and not _REFUSED_BEFORE.search(low, max(0, hit.start() - 48), hit.start()) \
-            and not _CANNOT.search(low, max(0, hit.start() - 24), hit.start()):
+    if hit and not _ruled_out(low, hit.start()) and not _SAB_SCOPE.search(low) \
+            and not _REFUSED_AFTER.match(low, hit.end()) and not _refused_before(low, hit.start()) \
+            and not _cannot_before(low, hit.start()):
         return hit.start()
     if words.isdisjoint(_SQUATS):
         return None
@@ -844,9 +866,8 @@ _VERB_FIRST = LazyRegex(r"(?:delete|remove|drop|wipe|purge|destroy|revoke)\s+"
 
 def _destruction(low: str) -> int | None:
     hit = _DESTRUCTION.search(low)
-    if hit is None or _negated(low, hit.start()) or _DESTROY_SCOPE.search(low) \
-            or _REFUSED_BEFORE.search(low, max(0, hit.start() - 48), hit.start()) \
-            or dissuaded(low, hit.start()):
+    if hit is None or _ruled_out(low, hit.start()) or _DESTROY_SCOPE.search(low) \
+            or _refused_before(low, hit.start()):
         return None
     at = hit.start()
     ordered = (_imperative(low, at) if _VERB_FIRST.match(low, at)
@@ -886,17 +907,10 @@ _OUTRANK_SOURCE = LazyRegex(r"https?://|\b(?:issue|comment|pull\s+request|pr|gis
                              r"|wiki|page|field|section|channel|file|message|url)s?\b")
 
 
-# "Embedded directives cannot override the user": the defence.
-_CANNOT = LazyRegex(r"\b(?:cannot|can't|can\s+not|must\s+not|may\s+not|never|don't|doesn't|do\s+not"
-                    r"|does\s+not|won't|will\s+not|should\s+not|shall\s+not|is\s+not|are\s+not)"
-                    r"\s+(?:\w+\s+)?$")
-
-
 def _outranked(low: str) -> int | None:
     hit = _OUTRANKED.search(low)
-    if hit is None or _negated(low, hit.start()) or not _OUTRANK_SOURCE.search(low) \
-            or dissuaded(low, hit.start()) \
-            or _CANNOT.search(low, max(0, hit.start() - 24), hit.start()):
+    if hit is None or _ruled_out(low, hit.start()) or not _OUTRANK_SOURCE.search(low) \
+            or _cannot_before(low, hit.start()):
         return None
     return hit.start()
 
@@ -921,8 +935,7 @@ _ASKED_FOR = LazyRegex(
 
 def _credentials_asked(low: str) -> int | None:
     hit = _ASKED_FOR.search(low)
-    if hit is None or _negated(low, hit.start()) or dissuaded(low, hit.start()) \
-            or _CANNOT.search(low, max(0, hit.start() - 24), hit.start()):
+    if hit is None or _ruled_out(low, hit.start()) or _cannot_before(low, hit.start()):
         return None
     return hit.start()
 
@@ -959,8 +972,7 @@ def _behind_the_user(low: str) -> int | None:
     if cut is None:
         return None
     risky = _RISKY.search(low)
-    if risky is None or _negated(low, risky.start()) or dissuaded(low, risky.start()) \
-            or _DESTROY_SCOPE.search(low):
+    if risky is None or _ruled_out(low, risky.start()) or _DESTROY_SCOPE.search(low):
         return None
     return min(cut.start(), risky.start())
 

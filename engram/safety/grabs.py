@@ -50,6 +50,12 @@ _LOOSENED = LazyRegex(
     r"|\bauto-?run\b[^.;\n]{0,60}?\b(?:empty\s+deny\s+list|allow\s+all)\b"
     r"|\battach\b[^.;\n]{0,40}?\badministratoraccess\b[^.;\n]{0,60}?\b(?:agent|bot|ci)\w*"
 )
+# The details of a grab for the agent's own settings: such a setting in inline code is the value
+# to write, not an attack quoted (engram.safety keeps it where it releases quoted examples).
+SWITCHED_OFF = "switches the agent's safety off"
+LOOSENED = "loosens the agent's guard rails"
+SETTING_GRABS = frozenset({SWITCHED_OFF, LOOSENED})
+
 _PRE_APPROVED = LazyRegex(
     r"\b(?:pre-?approved|pre-?authori[sz]ed|already\s+(?:approved|authori[sz]ed))\b"
 )
@@ -122,13 +128,13 @@ def permission_grab(folded: str, low: str) -> tuple[int, str] | None:
     # can forbid the act.
     if switch and not _NEGATION.search(_clause_before(low, switch.start())
                                        + low[switch.start() : switch.start("flag")]):
-        return switch.start(), "switches the agent's safety off"
+        return switch.start(), SWITCHED_OFF
     loosened = _LOOSENED.search(low) if ("hook" in low or "yourself" in low or "behalf" in low
                                           or "/:/host" in low or "advisory" in low
-                                          or "apply to you" in low or "run" in low
+                                          or "apply" in low or "auto" in low
                                           or "administratoraccess" in low) else None
     if loosened and not _NEGATION.search(_clause_before(low, loosened.start())):
-        return loosened.start(), "loosens the agent's guard rails"
+        return loosened.start(), LOOSENED
     claim = _PRE_APPROVED.search(low) if "approved" in low or "authori" in low else None
     if claim and _SKIPS_CHECKS.search(low) and not _NEGATION.search(
             _clause_before(low, claim.start())):
