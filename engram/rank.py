@@ -457,6 +457,15 @@ class Scoring:
         def rare(term: str) -> bool:  # held by a memory or two only
             return 0 < doc_freq[term] <= route.SPECIFIC_MIN
 
+        refused_by_scope = [_named_by_denial(index, ev, self.denied) if self.denied
+                            else frozenset() for index, ev in zip(scopes.indexes, evidence,
+                                                                  strict=True)]
+        # A word the prompt turns down where it names a memory ("don't open a PR yet") is
+        # evidence for no memory: the PR skill that does not name itself "pr" is not the task
+        # either. One that names none ("no internal details in prod") is still asked about.
+        for term in _naming_denials(self.denied, evidence, refused_by_scope, specific):
+            idfs[term] = 0.0
+
         def judge(lazy: bool) -> tuple[list[Scored], list[_Pool], list[dict[int, str]]]:
             scored: list[Scored] = []
             pools: list[_Pool] = []
@@ -468,7 +477,8 @@ class Scoring:
                 restricted = index.restrictions()
                 shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
                 by_evidence = shared[scope_rank] if lazy else []
-                special = shadowed | restricted.keys() | own[scope_rank]
+                refused = refused_by_scope[scope_rank]
+                special = shadowed | restricted.keys() | own[scope_rank] | refused
                 if special:
                     by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
                 by_evidence = [keys for keys in by_evidence if keys]
@@ -498,7 +508,7 @@ class Scoring:
                     item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
                     scored.append(item)
                     _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
-                             len(anchors), specific, self.quoted, self.denied)
+                             len(anchors), specific, self.quoted, self.denied, key in refused)
                 for keys in by_evidence:
                     pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats,
                                  strict)
@@ -554,6 +564,27 @@ class Scoring:
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups, strict)
         return _Prepared(ranking, specific, gathered)
+
+
+def _named_by_denial(index: ScopeIndex, evidence: dict[int, route.Evidence],
+                     denied: frozenset[str]) -> frozenset[int]:
+    """The candidates one of whose names (id, a tag, a trigger phrase) the prompt turns down
+    whole: "not a security review" names `security-review`, "no app store submission" a
+    memory tagged `app-store`; "skip the code change" names none tagged `code-review`."""
+    touched = [key for key, e in evidence.items()
+               if any(route.NAMING_FIELDS.intersection(e.fields.get(t, ())) for t in denied)]
+    if not touched:
+        return frozenset()
+    return frozenset(key for key, names in index.names(touched).items()
+                     if any(route.denies_whole(words, denied) for words in names))
+
+
+def _naming_denials(denied: frozenset[str], evidence: list[dict[int, route.Evidence]],
+                    refused: list[frozenset[int]], specific: Callable[[str], bool]) -> set[str]:
+    """The turned-down words that name some candidate (`route.turned_down`)."""
+    return {term for term in denied for ev, whole in zip(evidence, refused, strict=True)
+            for key, e in ev.items()
+            if route.turned_down(e, frozenset((term,)), specific, key in whole)}
 
 
 def _said_by_name(index: ScopeIndex, evidence: dict[int, route.Evidence],
@@ -717,14 +748,15 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
              gate: bool, anchor_count: int, specific: Callable[[str], bool],
-             quoted: frozenset[str] = frozenset(), denied: frozenset[str] = frozenset()
-             ) -> None:
+             quoted: frozenset[str] = frozenset(), denied: frozenset[str] = frozenset(),
+             named_by_denial: bool = False) -> None:
     e = item.evidence
     # Only a restricted, shadowed or path-only candidate, one touching an exclusion clause, or
     # any when the prompt turns something down, can fail before the gate: testing that first
     # keeps the common case to one check.
     if memory is not None or shadowed or e.negated or not e.tf or denied:
-        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted, denied)
+        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted, denied, specific,
+                                       named_by_denial)
         if reason is not None:
             item.excluded, item.detail = reason
             return
@@ -733,8 +765,9 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 
 
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
-                          shadowed: bool, quoted: frozenset[str] = frozenset(),
-                          denied: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+                          shadowed: bool, quoted: frozenset[str], denied: frozenset[str],
+                          specific: Callable[[str], bool], named_by_denial: bool
+                          ) -> tuple[str, str] | None:
     """(reason, detail) when scope, lifecycle, role, the memory's own exclusion clause or a word
     the prompt turns down (`denied`) rules the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
@@ -748,7 +781,8 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
         return "negated", "matched only its own exclusion clause"
     if route.is_negated(e, quoted):
         return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
-    refused = route.turned_down(e, denied) if denied and not e.path_match else None
+    refused = (route.turned_down(e, denied, specific, named_by_denial)
+               if denied and not e.path_match else None)
     if refused is not None:
         return "negated", f"the query turns down '{refused}', which names it"
     return None

@@ -295,15 +295,19 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 
 # A word the prompt denies ("it has no tests", "without a schema change"), or a way of working
 # it turns down ("not an airflow dag", "we are NOT moving to riverpod", "not going through
-# helm", "don't use mocks"): up to two words after the denial, to the next punctuation. A bug
-# report's "is not working" or "was not found" turns nothing down, and "instead of X" or
-# "rather than X" is often the advice of the very memory about X ("reference secrets through
-# data sources rather than variables").
+# helm", "don't use mocks", "don't open a PR yet", "skip TDD on this one"): up to two words
+# after the denial, to the next punctuation. A bug report's "is not working" or "was not found"
+# turns nothing down, and "instead of X" or "rather than X" is often the advice of the very
+# memory about X ("reference secrets through data sources rather than variables"). Skipping a
+# test is work on that test ("skip the flaky checkout test for now"): the testing rules apply.
 _DENIAL = re.compile(
     r"\b(?:no|without|zero|lacks|lacking"
     r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
     r"|going\s+(?:through|with|to)|touching|adding)"
-    r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in))"
+    r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in"
+    r"|(?:open|create|write|run|do|bother\s+with|reply\s+to(?:\s+or\s+\w+)?)"
+    r"(?:\s+(?:an?|the|any))?)"
+    r"|skip(?:ping)?(?!\s+(?:[\w-]+\s+){0,3}(?:tests?|specs?)\b)(?:\s+(?:the|this|an?|any))?)"
     r"\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
     re.IGNORECASE)
 
@@ -313,12 +317,23 @@ def _denied_terms(text: str) -> set[str]:
     return set(phrase_terms(" ".join(spans))) if spans else set()
 
 
-def turned_down(ev: Evidence, denied: frozenset[str]) -> str | None:
-    """A word the prompt holds only where it turns it down names the memory (its id or tags):
-    "a plain cron entry, not an airflow dag" is not a task for `apache-airflow`, whatever else
-    it shares with it."""
-    return next((t for t in sorted(denied) if STRONG_FIELDS.intersection(ev.fields.get(t, ()))),
-                None)
+def turned_down(ev: Evidence, denied: frozenset[str], specific: Callable[[str], bool],
+                named_whole: bool) -> str | None:
+    """A word the prompt holds only where it turns it down names the memory: a `specific` word
+    in its id or tags ("a plain cron entry, not an airflow dag" is not a task for
+    `apache-airflow`, whatever else it shares with it), or the words of a whole name of it
+    (`named_whole`, see `denies_whole`). A common word alone is no name: "skip the code change"
+    turns down no memory tagged `code-review`."""
+    return next((t for t in sorted(denied) if (
+        named_whole and NAMING_FIELDS.intersection(ev.fields.get(t, ()))
+        or specific(t) and STRONG_FIELDS.intersection(ev.fields.get(t, ())))), None)
+
+
+def denies_whole(name: Sequence[str], denied: frozenset[str]) -> bool:
+    """Every word of one of a memory's names is turned down by the prompt ("not a security
+    review", `security-review`; "no secrets changes", the tag `secrets`)."""
+    words = [w for w in name if not COMPOUND_TERM.search(w)]
+    return bool(words) and denied.issuperset(words)
 
 
 def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:

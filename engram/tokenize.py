@@ -104,6 +104,7 @@ theirs them themselves then there these they this those though through thus to t
 upon us use used uses using ve very via was wasn't we were weren't what when where whether which
 while who whom whose why will with within without won't would wouldn't yet you your yours yourself
 yourselves want wants make makes made new way ways thing things something anything s t d m o y
+ain aren couldn didn doesn don hadn hasn haven isn mustn shan shouldn wasn weren won wouldn
 """.split())
 
 # Words that say nothing about a memory's topic: every memory is a rule, skill or note.

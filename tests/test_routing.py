@@ -1474,6 +1474,102 @@ def test_a_way_of_working_the_prompt_turns_down_is_not_loaded(workspace: Path, q
     assert rows[refused]["status"] == "excluded: negated"
 
 
+def team_workflow(root: Path) -> None:
+    put(root, "commits.md", mem("commit-messages", "rule", tags=["git", "commit"],
+                                summary="How we write commit messages.",
+                                body="Imperative subject under 72 characters; say why in the "
+                                     "body. Code changes and their tests go in one commit."))
+    put(root, "prs.md", mem("pull-requests", "rule", tags=["pr", "review"],
+                            summary="Opening a PR: template, reviewers, draft first.",
+                            body="Link the ticket. Open it as a draft until CI passes."))
+    put(root, "tdd.md", mem("test-first", "skill", tags=["tdd", "testing"],
+                            summary="Red, green, refactor for every change to the importers.",
+                            body="Write the failing test first. Keep the importer tests fast."))
+    put(root, "devenv.md", mem("local-dev", "rule", tags=["docker", "compose", "setup"],
+                               summary="Local development with docker compose.",
+                               body="docker compose up starts postgres and the backend; the env "
+                                    "vars live in .env.example."))
+    put(root, "skipping.md", mem("flaky-tests", "rule", tags=["flaky", "tests"],
+                                 summary="Quarantining a flaky test.",
+                                 body="Mark it skipped with a ticket link; never delete it."))
+
+
+@pytest.mark.parametrize(("query", "refused", "kept"), [
+    ("commit the payslip fixes but don't open a PR yet", "pull-requests", "commit-messages"),
+    ("skip TDD on this one, it's a throwaway spike of the importer", "test-first", None),
+    ("run the backend against my own postgres - skip the docker compose setup, just tell me "
+     "which env vars to set", "local-dev", None),
+])
+def test_a_step_the_prompt_says_to_leave_out_is_not_loaded(workspace: Path, query: str,
+                                                           refused: str, kept: str | None) -> None:
+    # "don't open a PR yet", "skip TDD": the memory the left-out step names is not the task.
+    team_workflow(workspace / ".engram")
+    pack = pack_ids(workspace, query)
+    assert refused not in pack, pack
+    assert kept is None or kept in pack, pack
+    _, rows = dry(workspace, query)
+    assert rows[refused]["status"] == "excluded: negated"
+
+
+def common_words_workspace(root: Path) -> None:
+    """The team's workflow rules, a review skill tagged `code-review`, a secrets rule tagged
+    `secrets`, and style rules that make "code" and "secrets" common words."""
+    team_workflow(root)
+    put(root, "comments.md", mem("address-pr-comments", "skill", tags=["code-review", "pr"],
+                                 summary="Working through the review comments on your PR.",
+                                 body="Answer every comment. If one is not actionable, say why "
+                                      "and resolve it."))
+    put(root, "vault.md", mem("config-store", "rule", tags=["secrets", "pulumi"],
+                              summary="Stack configuration and secrets live in one store.",
+                              body="Change a stack's secrets only through the config store."))
+    put(root, "storage.md", mem("database-storage", "rule", tags=["rds", "pulumi"],
+                                summary="Database sizing in the prod stack.",
+                                body="Grow RDS storage in the prod stack in 20% steps."))
+    for name in ("naming", "layout", "errors"):
+        put(root, f"{name}.md", mem(f"{name}-rules", "rule", tags=[name],
+                                    body=f"Code follows the {name} rules; no secrets in it."))
+
+
+def test_a_common_word_turned_down_names_a_memory_only_as_a_whole_name(
+        workspace: Path) -> None:
+    # "skip the code change": "code", in half the memories, is only part of the review skill's
+    # tag `code-review`, no reason to leave it out; "no secrets changes" says the whole tag
+    # `secrets` of the config rule.
+    common_words_workspace(workspace / ".engram")
+    query = "for the comments that are not actionable, skip the code change and reply why"
+    assert "address-pr-comments" in pack_ids(workspace, query)
+    query = "bump the RDS storage in the prod stack; no secrets changes"
+    pack = pack_ids(workspace, query)
+    assert "config-store" not in pack and "database-storage" in pack, pack
+
+
+def test_a_word_turned_down_is_evidence_for_no_memory(workspace: Path) -> None:
+    # "don't open a PR yet" leaves out the PR rule, which is named "pr"; the skill for PR
+    # descriptions, which only says "PR" in its text, gains nothing from the word either.
+    root = workspace / ".engram"
+    team_workflow(root)
+    put(root, "describe.md", mem("pull-request-descriptions", "skill", tags=["github"],
+                                 summary="Writing the description of a pull request.",
+                                 body="Every PR description says what changed and why. Title "
+                                      "the PR after the change; link the PR to the ticket."))
+    query = "commit the copay migration but don't open the PR yet"
+    pack = pack_ids(workspace, query)
+    assert "commit-messages" in pack, pack
+    assert "pull-requests" not in pack and "pull-request-descriptions" not in pack, pack
+    _, rows = dry(workspace, query)
+    assert rows["pull-request-descriptions"]["bm25"] == "0.00", rows
+
+
+@pytest.mark.parametrize("query", [
+    "skip the flaky checkout test for now, it blocks the release",
+    "screen readers skip it entirely, the flaky banner needs a label",
+])
+def test_skipping_a_test_is_work_on_it(workspace: Path, query: str) -> None:
+    # Marking a test skipped is what the quarantine rule is for; "skip it" denies nothing.
+    team_workflow(workspace / ".engram")
+    assert "flaky-tests" in pack_ids(workspace, query)
+
+
 @pytest.mark.parametrize(("query", "wanted"), [
     ("the nightly airflow dag is not running since the upgrade", "apache-airflow"),
     ("helm upgrade fails: the debug pod was not found", "helm-charts"),

@@ -35,6 +35,13 @@ def test_plain_words_and_numbers() -> None:
     assert anchors("retry 429") == ("retri",)
 
 
+def test_contractions_leave_no_anchor() -> None:
+    # "don't" splits at its apostrophe; "don" matched every body that says "don't", the
+    # prompt's own denial pulling in noise.
+    assert anchors("don't open it, it doesn’t build, we can't and won't ship") == (
+        "open", "build", "ship")
+
+
 def test_cjk_becomes_bigrams() -> None:
     assert words("使用React组件") == ["使用", "react", "组件"]
 
