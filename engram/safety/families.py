@@ -479,7 +479,9 @@ FAMILIES: tuple[_Family, ...] = (
                     " char above before told asked instructed programmed configured mentioned"
                     " stored written contained listed internal loaded initialized initialised"
                     " started booted including preamble configured created primed programmed"),
-             _REVEAL_WORDS | _words("each every one")), _EXTRACT_RE, _unnegated),
+             # "were": "the preamble you were started with" is asked for with no verb of
+             # revealing on the line ("paste ...").
+             _REVEAL_WORDS | _words("each every one were")), _EXTRACT_RE, _unnegated),
     _Family("injection", "hide from the user",
             (_words("received got read saw given followed instruction instructions note message"
                     " directive request"),
