@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, NamedTuple
 
-from engram import expand, intents, rank, report, route
+from engram import expand, intents, rank, report, route, spelling
 from engram.errors import UnknownIdError
 from engram.fsutil import atomic_write
 from engram.index import Head, discard, is_corrupt
@@ -163,10 +163,11 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
 
 def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
     """The query's anchors, a prefixed verb or a file extension no memory holds read as its
-    base word or language (`route.base_words`). Only words that may be such are looked up here
-    (the ranking reads them again from the index's per-request cache), and a base word only for
-    a word no memory holds: "review" is in most corpora, and "view" is then never read."""
-    anchors = query_anchors(query)
+    base word or language (`route.base_words`), shorthand and a typing slip as the words some
+    memory holds (`_respelled`). Only words that may be such are looked up here (the ranking
+    reads them again from the index's per-request cache), and a base word only for a word no
+    memory holds: "review" is in most corpora, and "view" is then never read."""
+    anchors = _respelled(scopes, query_anchors(query))
     bases = route.read_as(anchors)
     if not bases:
         return anchors
@@ -180,6 +181,38 @@ def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
         return anchors
     held |= known([base for verb, base in bases.items() if verb not in held])
     return route.base_words(anchors, held.__contains__)
+
+
+def _respelled(scopes: Scopes, anchors: tuple[str, ...]) -> tuple[str, ...]:
+    """The anchors, each one no memory holds read as the shorthand's words or as the one word a
+    slip away that memories hold most (ties by the word), when some memory holds them
+    (`spelling`). A prompt of words every memory spells the same way costs one look-up."""
+    asked = [a for a in anchors if a in spelling.SHORTHAND or spelling.may_be_misspelled(a)]
+    if not asked:
+        return anchors
+
+    def held(terms: Iterable[str]) -> set[str]:
+        wanted = set(terms)
+        return set().union(*(index.held(wanted) for index in scopes.indexes)) if wanted else set()
+
+    unheld = set(asked) - held(asked)
+    if not unheld:
+        return anchors
+    read: dict[str, tuple[str, ...]] = {}
+    for anchor in sorted(unheld):
+        meant = spelling.SHORTHAND.get(anchor)
+        if meant is not None:
+            if held(meant).issuperset(meant):
+                read[anchor] = meant
+        elif spelling.may_be_misspelled(anchor):
+            found = held(spelling.one_slip_away(anchor))
+            if found:
+                freq = {t: sum(index.doc_freqs([t]).get(t, 0) for index in scopes.indexes)
+                        for t in found}
+                read[anchor] = (min(found, key=lambda t: (-freq[t], t)),)
+    if not read:
+        return anchors
+    return tuple(dict.fromkeys(word for a in anchors for word in read.get(a, (a,))))
 
 
 WIDEST_NEED = 1000  # past this many ranked candidates, rank them all

@@ -472,6 +472,12 @@ class ScopeIndex:
         term are one FieldCounts object (route.gather groups memories by it)."""
         return {term: self._term(term, weights)[0] for term in terms}
 
+    def held(self, terms: Iterable[str]) -> set[str]:
+        """Those of the terms some memory holds: one look-up for many words a prompt may have
+        meant (`spelling`), where reading each one's postings would cost a query apiece."""
+        return {term for (term,) in self._rows_in(
+            "SELECT DISTINCT term FROM postings WHERE term IN ({marks})", terms)}
+
     def doc_freqs(self, terms: Iterable[str], weights: Sequence[float] = DEFAULT_WEIGHTS
                   ) -> dict[str, int]:
         """term -> how many active memories hold it in text that scores: a term met only

@@ -1,0 +1,70 @@
+"""Typed shorthand and typing slips read as the words the memories hold, end to end: the
+prompts a hurried developer types, and the project nouns that must stay as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_helpers import dry, load, mem, ok, printed_ids, put
+
+
+def pack_ids(project: Path, query: str) -> list[str]:
+    return printed_ids(ok(load(project, query)))
+
+
+def clinic(root: Path) -> None:
+    put(root, "migrations.md", mem("rails-migrations", "rule", tags=["migrations", "rails"],
+                                   summary="Writing a Rails migration.",
+                                   body="One migration per change; add columns nullable first."))
+    put(root, "updates.md", mem("dependency-updates", "rule", tags=["dependencies"],
+                                summary="Updating gem and npm dependencies.",
+                                body="Update one dependency group per pull request."))
+    put(root, "go.md", mem("go-concurrency", "rule", tags=["go"],
+                           summary="Goroutines and channels in the dispatch service.",
+                           body="Every goroutine has an owner that cancels it."))
+    put(root, "kotlin.md", mem("kotlin-style", "rule", tags=["kotlin", "android", "threads"],
+                               summary="Kotlin style for the scanner app: the main thread.",
+                               body="Keep the main thread free: move work off it."))
+    put(root, "copy.md", mem("ui-copy", "rule", tags=["copy", "text"],
+                             summary="Interface copy: short, plain words.",
+                             body="Buttons say what they do."))
+    put(root, "debug.md", mem("debugging", "skill", tags=["debugging", "exceptions"],
+                              summary="Finding the cause of a crash or an exception.",
+                              body="Read the whole stack trace; a null pointer exception names "
+                                   "the line that dereferenced nothing."))
+
+
+def test_a_typing_slip_is_read_as_the_word_the_memories_hold(workspace: Path) -> None:
+    clinic(workspace / ".engram")
+    assert pack_ids(workspace, "migraton for the copay col") == ["rails-migrations"]
+    assert pack_ids(workspace, "write the migraiton for copay")[:1] == ["rails-migrations"]
+    text, _ = dry(workspace, "migraton for the copay col")
+    assert "anchors: migrat, copay, col" in text
+
+
+def test_shorthand_is_read_as_the_words_it_stands_for(workspace: Path) -> None:
+    clinic(workspace / ".engram")
+    assert pack_ids(workspace, "bump deps, whatever is safe") == ["dependency-updates"]
+    assert "debugging" in pack_ids(workspace, "npe in the slot renderer, stack trace below")
+
+
+def test_shorthand_the_memories_use_stays_as_written(workspace: Path) -> None:
+    root = workspace / ".engram"
+    clinic(root)
+    put(root, "lockfile.md", mem("lockfile", "rule", tags=["deps"],
+                                 summary="The lockfile lists deps exactly.",
+                                 body="Never edit the lockfile by hand."))
+    text, _ = dry(workspace, "bump deps, whatever is safe")
+    assert "anchors: bump, dep," in text
+    assert pack_ids(workspace, "bump deps, whatever is safe")[:1] == ["lockfile"]
+
+
+def test_project_nouns_and_other_words_are_not_slips(workspace: Path) -> None:
+    # "copay" is one letter from "copy" and "coroutine" from "goroutine": a short word, or one
+    # whose first letters differ, is a word of its own.
+    clinic(workspace / ".engram")
+    assert "ui-copy" not in pack_ids(workspace, "show the copay on the visit summary")
+    pack = pack_ids(workspace, "ScanActivity does the lookup on the main thread, move it into "
+                               "a viewmodel + coroutine")
+    assert "go-concurrency" not in pack and "kotlin-style" in pack, pack
+    assert "go-concurrency" not in pack_ids(workspace, "the sync coroutine leaks when cancelled")
