@@ -29,6 +29,7 @@ from engram.safety.families import exfil_line, family_line
 from engram.safety.families import family_hits as _family_hits
 from engram.safety.grabs import SETTING_GRABS, permission_grab
 from engram.safety.judged import (
+    addressed_in_data,
     dumped,
     forbidden_above,
     judged,
@@ -1799,6 +1800,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             done = None
         if done is not None and done[1] == "injection":
             injection.append((done[0], done[2]))
+        if not injection and against is None and done is None:
+            spoken = addressed_in_data(low[index], fences[index] or _indented_code(index, raw))
+            if spoken is not None:
+                injection.append((spoken, "order to the model from inside data"))
         if not injection and checks.obeys:
             obeyed = obey_decoded(low[index])
             if obeyed is not None:
