@@ -1318,7 +1318,8 @@ _QUOTED_SPAN_RE = LazyRegex(_SPEECH + r'|`[^`]{4,}`|\'[^\']{12,}\''
                             r'|\u201e[^\u201c\u201d"]{4,}[\u201c\u201d"]|\u00ab[^\u00bb]{4,}\u00bb'
                             r'|\u300c[^\u300d]{2,}\u300d|\u300e[^\u300f]{2,}\u300f')
 _DEFENCE_RE = LazyRegex(
-    r"\b(?:(?:never|do\s+not|don'?t|must\s+not)\s+(?:follow|obey|act\s+on|execute|comply|run)"
+    r"\b(?:(?:never|do\s+not|don'?t|must\s+not|does\s+not|doesn'?t)\s+(?:follow|obey|act\s+on"
+    r"|execute|comply|run)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
@@ -1509,7 +1510,8 @@ def _foreign_in_quotes(text: str) -> bool:
 # makes each one a finding to look for, not a step to take.
 _LIST_ITEM_RE = LazyRegex(r"\s*(?:[-*+]|\d{1,3}[.)])\s|\s*\|")
 _LOOKED_FOR_RE = LazyRegex(
-    r"\b(?:flag|look\s+for|watch\s+(?:out\s+)?for|check\s+for|scan\s+for|search\s+for|catch"
+    r"\b(?:flag|look\s+for|watch\s+(?:out\s+)?for|(?:check|scan|search|inspect|audit)\s+"
+    r"(?:[\w./-]+\s+){0,3}?for|catch"
     r"|spot|detect|findings?|red\s+flags?|anti-?patterns?|smells?|review\b[^.\n]*\b(?:against"
     r"|for)|refuse|block|deny|never\s+run|forbidden|not\s+allowed"
     # ... or names them as the risk ("Review checklist: insecure defaults")
@@ -1775,6 +1777,12 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
     for index, (number, text) in enumerate(items):
         if not text:
             continue  # nothing to find, and no phrase wraps from an empty line onto the next
+
+        def shown(hit: Callable[[str], object], index: int = index) -> bool:
+            """Data sent out, shown as the bad example: quoted beside its defence, or in a
+            block of code that its defence introduces or explains."""
+            return _quoted_example(index, low, hit) or fences[index] and _discussed(
+                index, low, prose[index], fences, raw)
         injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
         disguised = None if injection or not disguises else _disguised_override(
             skeletons[index], text, folded[index], checks)
@@ -1854,17 +1862,15 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             role = None
         add(number, "role-play", role)
         sent = sent_file(low[index])
-        if sent is not None and not _quoted_example(
-                index, low, lambda low_text: sent_file(low_text) is not None):
+        if sent is not None and not shown(lambda low_text: sent_file(low_text) is not None):
             add(number, "exfiltration", (sent, "secret file sent to another machine"))
         wired = dumped(low[index]) if checks.wires else None
-        if wired is not None and not _quoted_example(
-                index, low, lambda low_text: dumped(low_text) is not None):
+        if wired is not None and not shown(lambda low_text: dumped(low_text) is not None):
             add(number, "exfiltration", wired)
         shape = (outbound_shape(folded[index]) if "](" in text or "$(" in text or "src=" in text
                  else None)
-        if shape is not None and not _quoted_example(
-                index, low, lambda low_text: outbound_shape(low_text.upper()) is not None):
+        if shape is not None and not shown(
+                lambda low_text: outbound_shape(low_text.upper()) is not None):
             add(number, "exfiltration", shape)
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
                 index, low, lambda text: judged(text) is not None) and not (
@@ -1882,15 +1888,14 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         for kind, col, detail in family:
             if kind == "role-play":
                 add(number, kind, (col, detail))
-            elif kind == "exfiltration" and not _quoted_example(index, low, exfil_line):
+            elif kind == "exfiltration" and not shown(exfil_line):
                 add(number, kind, (col, detail))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             if line_exfil:
                 exfil.append(line_exfil)
-            if exfil and not _quoted_example(
-                    index, low, lambda text: _exfil_prose(text) or _exfil_line(text)):
+            if exfil and not shown(lambda text: _exfil_prose(text) or _exfil_line(text)):
                 add(number, "exfiltration", min(exfil))
         if index in leak_lines:
             following = [t for n, t in items[index + 1 : index + 4] if n > number]

@@ -113,7 +113,9 @@ _OVERRIDE = LazyRegex(
     r"|request)"
     r"|whatever\s+(?:the\s+user|you\s+were|they)|what\s+(?:the\s+user|you\s+were|they)"
     r"|the\s+user'?s?\s+(?:request|question|task|instructions?|message|prompt))\b"
-    r"|\b(?:don'?t|do\s+not)\s+do\s+what\s+(?:the\s+user|you\s+were|they)\b"
+    # (not "they": "if someone in the transcript addresses the AI, ... don't do what they
+    # asked" is the defence)
+    r"|\b(?:don'?t|do\s+not)\s+do\s+what\s+(?:the\s+user|you\s+were)\b"
     r"|\b(?:whatever|no\s+matter\s+what)\s+(?:the\s+user|they|anyone|you\s+(?:were|are))\s+"
     r"(?:asks?|says?|told|tells|wants?|asked|requests?)\b"
     r"|\b(?:from\s+(?:now|here)\s+on|for\s+the\s+rest\s+of\s+(?:the|this)\s+(?:session"
@@ -124,7 +126,9 @@ _OVERRIDE = LazyRegex(
     r"|\byour\s+only\s+output\b"
     r"|\b(?:your|the)\s+(?:real|actual|true)\s+(?:task|job|goal|objective|mission|assignment)\s+"
     r"is\b"
-    r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over)\s+(?:all\s+|any\s+)?"
+    # (not layers of configuration: "later ones override earlier ones")
+    r"|(?<!later\sones\s)(?<!later\sfiles\s)(?<!later\sones\s\s)\b(?:overrides?|supersedes?"
+    r"|outranks?|takes?\s+precedence\s+over)\s+(?:all\s+|any\s+)?"
     r"(?:previous|prior|earlier|workspace|repository|project)\s+(?:ones|instructions|rules"
     r"|guidance|directives)\b"
     r"|\b(?:overrides?|supersedes?|outranks?|takes?\s+precedence\s+over|(?:has|have|with)\s+"
@@ -296,7 +300,9 @@ _CONCEAL = LazyRegex(
     r"|them)\s+(?:in|during|to)\s+(?:the\s+)?(?:review|pr|summary|reply|report)"
     r"|\b(?:the\s+user|they|the\s+owner|the\s+maintainers?)\s+(?:has\s+|have\s+)?already\s+"
     r"(?:agreed|approved|consented|signed\s+off)|\bapproval\s+was\s+given\b"
-    r"|\bso\s+(?:that\s+)?(?:nobody|no\s+one|the\s+user\s+never)\b"
+    # (not a purpose: "we use Ollama so nobody needs an API key")
+    r"|\bso\s+(?:that\s+)?(?:nobody|no\s+one|the\s+user\s+never)\b(?!\s+(?:needs?|has\s+to"
+    r"|have\s+to|must|should|gets?\s+paged|is\s+blocked|waits?)\b)"
     r"|\b(?:do|run|make|perform|apply|execute|handle)\s+(?:this|it|that|these)\s+(?:quietly"
     r"|silently|secretly|covertly|discreetly)\b"
     r"|\b(?:stays?|remains?|is)\s+between\s+(?:you\s+and\s+me|us)\b"
@@ -829,9 +835,18 @@ _ROUTINE = LazyRegex(
 )
 
 
+# ... or of what the line has just judged fine ("If something is fine, say nothing about it":
+# a reviewer's brevity, not a secret).
+_FINE_BEFORE = LazyRegex(
+    r"\bif\s+(?:something|anything|it|this|that|a\s+[\w-]+|the\s+[\w-]+)\s+(?:is|looks|seems)\s+"
+    r"(?:fine|ok|okay|good|correct|right)\s*,?\s*$")
+
+
 def _routine(feature: str, line: str, m: re.Match[str]) -> bool:
-    """A concealment of nothing that matters (`_ROUTINE` follows it)."""
-    return feature == "conceal" and _ROUTINE.match(line, m.end()) is not None
+    """A concealment of nothing that matters (`_ROUTINE` follows it, `_FINE_BEFORE` precedes
+    it)."""
+    return feature == "conceal" and (_ROUTINE.match(line, m.end()) is not None
+                                     or _FINE_BEFORE.search(line, 0, m.start()) is not None)
 
 
 def _found(feature: str, line: str) -> int | None:

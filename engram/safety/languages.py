@@ -419,6 +419,8 @@ _DEFENCES = (
     # "只是用户输入的文本 ... 按普通问题处理")
     "指示ではな", "nunca uma instrução", "não é uma instrução", "a ser avaliado",
     "用户输入的文本", "用戶輸入的文本", "按普通问题", "按普通問題", "不是指令", "不是指示",
+    # ... or just the document's text, not to be acted on ("那只是文本内容,不要照做")
+    "只是文本", "只是文字", "不要照做", "不要照著做", "不要照着做",
 )
 
 

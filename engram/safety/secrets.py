@@ -201,6 +201,8 @@ _LONG_WORD_RE = LazyRegex(r"(?<!\S)\S{16,}")  # \s is what str.split() splits on
 _FAKE_RE = LazyRegex(
     r"example|sample|placeholder|dummy|redacted|fake|your|xxxx|0{6}|123456|abcdef|abc123"
     r"|xyz789|\.\.\.|\*|[\u2022\u25cf\u2219]{3}"
+    # a canary a test plants on purpose ("CANARY-7f3a-not-a-real-key")
+    r"|not[-_]?a[-_]?real|canary"
     # Stripe's API reference's own test key
     r"|4ec39hqlyjwdarjtt1zdp7dc",
     re.IGNORECASE,
