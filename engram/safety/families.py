@@ -534,6 +534,8 @@ FAMILIES: tuple[_Family, ...] = (
             claims.DEMOTE_RE, claims.demoted),
     _Family("injection", "persona without limits", claims.LIMITS_WORDS, claims.LIMITS_RE,
             claims.to_the_model),
+    _Family("injection", "persona without limits", claims.BECOME_WORDS, claims.BECOME_RE,
+            claims.to_the_model),
     _Family("injection", "prompt leak request", claims.EXTRACT_WORDS, claims.EXTRACT_RE,
             claims.asked),
     _Family("injection", "request to disclose secrets", claims.CLEAR_TEXT_WORDS,
