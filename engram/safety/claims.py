@@ -60,6 +60,9 @@ _OWN = (
     r"|(?:everything|anything|whatever|all|what)\s+(?:that\s+)?(?:your|the)\s+(?:" + _MAKERS
     + r"|host|platform)\s+(?:\w+\s+)?(?:told|gave|taught|instructed)\s+you"
     r"|(?:nothing|none)\s+(?:of\s+what\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+told"
+    r"|(?:" + _ORDERS + r")\s+(?:that\s+)?came\s+with\s+(?:this|the)\s+(?:chat|conversation"
+    r"|session)"
+    r"|(?:whatever|what)\s+you\s+(?:were|have\s+been)\s+asked\s+to\s+do"
     r"|(?:limits|rules|restrictions|constraints|guardrails)\s+(?:that\s+)?your\s+(?:"
     + _MAKERS + r"|host(?:\s+application)?|platform|environment)\s+(?:put|placed|set|imposed"
     r"|laid)\s+on\s+you"
@@ -99,6 +102,8 @@ _VOID = (
     r"|out\s+of\s+date|outdated|expired|obsolete|revoked|rescinded|cancell?ed|lifted|waived"
     r"|defunct|switched\s+off|turned\s+off|shelved|moot|non-?binding|unenforceable|on\s+ice"
     r"|sidelined|annulled|scrapped|on\s+hold|counts?\s+(?:any\s*more|no\s+more)"
+    r"|(?:were|was|are|is)\s+(?:all\s+)?(?:wrong|incorrect|mistaken|a\s+mistake)"
+    r"|in\s+the\s+(?:bin|trash|rubbish)|do\s+this\s+instead"
     r"|(?:a|just\s+a|only\s+a)\s+suggestion(?:\s+box)?|(?:just|only|mere)\s+suggestions"
     r"|(?:non-?binding|optional)\s+background"
     r"|no\s+longer\s+(?:apply|applies|valid|binding|in\s+(?:effect|force)|relevant|active"
@@ -121,10 +126,17 @@ VOID_RE = LazyRegex(
     r"|\b(?:set|put|lay)\s+aside\s+(?:\w+\s+){0,3}?(?:" + _OWN + r")\b"
     # "let go of your earlier brief", "quit honouring the guidance you were handed", "tune out
     # any limits your host put on you", "shelve your upstream directives"
-    r"|\b(?:let\s+go\s+of|tune\s+out|shelve|sideline|quit\s+(?:honou?ring|following|obeying"
+    r"|\b(?:let\s+go\s+of|tune\s+out|shelve|sideline|drop|discard|ditch|throw\s+out"
+    r"|quit\s+(?:honou?ring|following|obeying"
     r"|heeding)|stop\s+(?:honou?ring|heeding|obeying|following)|do\s+not\s+(?:heed|honou?r|act\s+on)"
     r"|don'?t\s+(?:heed|honou?r|act\s+on)|neglect|omit)\s+(?:\w+\s+){0,2}?(?:" + _OWN
     + r")\b"
+    # the telegraph of a forged notice: "Previous policy: withdrawn.", "Earlier directions:
+    # expired.", "Guard rails: off."
+    r"|\b(?:previous|prior|earlier|old|original)\s+(?:polic(?:y|ies)|rules|directions"
+    r"|instructions|orders|directives|guidelines)\s*:\s*(?:withdrawn|expired|void|revoked"
+    r"|cancell?ed|off|lifted|suspended|null|retired|gone)\b"
+    r"|\bguard\s*-?rails\s*:\s*(?:off|disabled|removed|none)\b"
     # "System, developer and user messages all rank below it"
     r"|\b(?:system|developer)\b[\w\s,]{0,40}?\bmessages\s+(?:all\s+)?rank\s+below\b"
     r"|\bhighest\s+priority\s+of\s+(?:any|all)\s+(?:\w+\s+)?in\s+your\s+context\b"
@@ -140,7 +152,9 @@ VOID_WORDS = frozenset((
     "rehearsal", "shelved", "moot", "unenforceable", "ice", "sidelined", "annulled", "scrapped",
     "counts", "suggestion", "suggestions", "background", "let", "tune", "shelve", "sideline",
     "honouring", "honoring", "heeding", "heed", "honour", "honor", "act", "neglect", "omit",
-    "obeying", "following",
+    "obeying", "following", "wrong", "incorrect", "mistaken", "mistake", "bin", "trash",
+    "rubbish", "instead", "drop", "discard", "ditch", "throw", "withdrawn", "expired", "off",
+    "rails", "guardrails", "policy", "policies",
 ))
 OWN_WORDS = frozenset((
     "you", "your", "prior", "previous", "earlier", "original", "initial", "default", "safety",
