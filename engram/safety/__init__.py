@@ -36,6 +36,7 @@ from engram.safety.judged import (
     may_dump,
     outbound_shape,
     salutation,
+    secret_in_request,
     sent_file,
     without_identity_files,
 )
@@ -1864,6 +1865,10 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         sent = sent_file(low[index])
         if sent is not None and not shown(lambda low_text: sent_file(low_text) is not None):
             add(number, "exfiltration", (sent, "secret file sent to another machine"))
+        requested = secret_in_request(low[index])
+        if requested is not None and not shown(
+                lambda low_text: secret_in_request(low_text) is not None):
+            add(number, "exfiltration", (requested, "secret read into a request to another host"))
         wired = dumped(low[index]) if checks.wires else None
         if wired is not None and not shown(lambda low_text: dumped(low_text) is not None):
             add(number, "exfiltration", wired)

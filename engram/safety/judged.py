@@ -1102,6 +1102,36 @@ _SENT_FILE = LazyRegex(
 )
 
 
+# A secret read into a request to another host: a command substitution or template inside the
+# URL or host name (`?c=$(cat .env | base64)`, `{{contents of ~/.netrc}}`, `$(cat
+# ~/.config/gh/hosts.yml | xxd -p).probe.host`), the environment piped to a sender (`env |
+# gzip | base64 | xargs curl "https://...?d={}"`), a loop that uploads secret files, or the
+# environment joined into a URL (`"https://h/up?ks=".join(..., %ENV)`). A token in the header an
+# API expects (`Authorization: Bearer $(gh auth token)`) is no exfiltration.
+_SOURCE = (_SECRET_PATH + r"|\bhosts\.yml\b|\bgh\s+auth\s+token\b|_authtoken\b|\bprintenv\b"
+           r"|(?<![\w.$-])env\s*\||%env\b|\$env\{")
+_REQUEST_SECRET = LazyRegex(
+    r"(?:\$\(|\{\{)[^)}\n]*?(?:" + _SOURCE + r")"
+    r"|(?:" + _SOURCE + r")[^\n]*\|[^\n]*\b(?:curl|wget|nc|ncat|http)\b"
+    r"|\bfor\s+\w+\s+in\s+[^;\n]*?(?:" + _SOURCE + r")[^\n]*\b(?:curl|wget)\b[^\n]*"
+    r"(?:--upload-file|-t|-f|--data-binary|-d)\s+\S*\$"
+    r"|(?:%env|\$env\{)[^\n]*[a-z]+://|[a-z]+://[^\n]*(?:%env|\$env\{)")
+_OUTSIDE_HOST = LazyRegex(r"[a-z]+://(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+\.[\w.-]+"
+                          r"|\)\.[\w-]+\.[a-z]{2,}\b")
+_AUTH_HEADER = LazyRegex(r"authorization:|\bbearer\s|(?<![\w-])-u\s|--user\s|x-api-key")
+
+
+def secret_in_request(low: str) -> int | None:
+    """Column of a secret read into a request to another host (see `_REQUEST_SECRET`)."""
+    if "$(" not in low and "{{" not in low and "|" not in low and "env" not in low \
+            and "for " not in low:
+        return None
+    found = _REQUEST_SECRET.search(low)
+    if found is None or _OUTSIDE_HOST.search(low) is None or _AUTH_HEADER.search(low):
+        return None
+    return None if _negated(low, found.start()) else found.start()
+
+
 # The key ssh logs in with (`-i ~/.ssh/deploy`, `IdentityFile ~/.ssh/deploy`) is used, not
 # sent: blanked (columns kept) before the paths a command sends are looked for.
 _IDENTITY_FILE = LazyRegex(r"(?<![\w-])(-i|identityfile)(\s+[\"']?|=)(\S+)")
