@@ -8,6 +8,7 @@ and cut to the limit (expand.py), and its members checked before printing (`_pac
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TYPE_CHECKING, NamedTuple
@@ -207,8 +208,9 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...]) -> tuple[str, ...]:
         elif spelling.may_be_misspelled(anchor):
             found = held(spelling.one_slip_away(anchor))
             if found:
-                freq = {t: sum(index.doc_freqs([t]).get(t, 0) for index in scopes.indexes)
-                        for t in found}
+                freq: Counter[str] = Counter()
+                for index in scopes.indexes:
+                    freq.update(index.doc_freqs(found))
                 read[anchor] = (min(found, key=lambda t: (-freq[t], t)),)
     if not read:
         return anchors

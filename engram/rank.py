@@ -457,13 +457,14 @@ class Scoring:
         def rare(term: str) -> bool:  # held by a memory or two only
             return 0 < doc_freq[term] <= route.SPECIFIC_MIN
 
-        refused_by_scope = [_named_by_denial(index, ev, self.denied) if self.denied
-                            else frozenset() for index, ev in zip(scopes.indexes, evidence,
-                                                                  strict=True)]
+        named_whole = [_named_by_denial(index, ev, self.denied) if self.denied else frozenset()
+                       for index, ev in zip(scopes.indexes, evidence, strict=True)]
+        refusals = [_refusals(ev, self.denied, specific, whole) if self.denied else {}
+                    for ev, whole in zip(evidence, named_whole, strict=True)]
         # A word the prompt turns down where it names a memory ("don't open a PR yet") is
         # evidence for no memory: the PR skill that does not name itself "pr" is not the task
         # either. One that names none ("no internal details in prod") is still asked about.
-        for term in _naming_denials(self.denied, evidence, refused_by_scope, specific):
+        for term in {t for by_key in refusals for terms in by_key.values() for t in terms}:
             idfs[term] = 0.0
 
         def judge(lazy: bool) -> tuple[list[Scored], list[_Pool], list[dict[int, str]]]:
@@ -477,8 +478,8 @@ class Scoring:
                 restricted = index.restrictions()
                 shadowed = _shadowed_keys(scopes, scope_rank, ev) if scope_rank > 0 else set()
                 by_evidence = shared[scope_rank] if lazy else []
-                refused = refused_by_scope[scope_rank]
-                special = shadowed | restricted.keys() | own[scope_rank] | refused
+                refused = refusals[scope_rank]
+                special = shadowed | restricted.keys() | own[scope_rank] | named_whole[scope_rank]
                 if special:
                     by_evidence = [[k for k in keys if k not in special] for keys in by_evidence]
                 by_evidence = [keys for keys in by_evidence if keys]
@@ -508,12 +509,14 @@ class Scoring:
                     item = Scored(scope_rank, key, ev[key], bm25[key], group=groups.get(key))
                     scored.append(item)
                     _exclude(item, ctx, restricted.get(key), key in shadowed, gate,
-                             len(anchors), specific, self.quoted, self.denied, key in refused)
+                             len(anchors), specific, self.quoted, refused.get(key, ()))
                 for keys in by_evidence:
                     pool = _Pool(scope_rank, ev[keys[0]], keys, lens, groups, idfs, stats,
                                  strict)
+                    # (a pool's members share their evidence, and with it what the prompt
+                    # turns down of them)
                     _exclude(pool.model, ctx, None, False, gate, len(anchors), specific,
-                             self.quoted, self.denied)
+                             self.quoted, refused.get(keys[0], ()))
                     pools.append(pool)
             if anchors and not path_only:
                 asked = tuple(a for a in anchors if a not in self.quoted)
@@ -579,12 +582,17 @@ def _named_by_denial(index: ScopeIndex, evidence: dict[int, route.Evidence],
                      if any(route.denies_whole(words, denied) for words in names))
 
 
-def _naming_denials(denied: frozenset[str], evidence: list[dict[int, route.Evidence]],
-                    refused: list[frozenset[int]], specific: Callable[[str], bool]) -> set[str]:
-    """The turned-down words that name some candidate (`route.turned_down`)."""
-    return {term for term in denied for ev, whole in zip(evidence, refused, strict=True)
-            for key, e in ev.items()
-            if route.turned_down(e, frozenset((term,)), specific, key in whole)}
+def _refusals(evidence: dict[int, route.Evidence], denied: frozenset[str],
+              specific: Callable[[str], bool], named_whole: frozenset[int]
+              ) -> dict[int, tuple[str, ...]]:
+    """key -> the turned-down words that name the candidate (`route.turned_down`), for those
+    some word names."""
+    found: dict[int, tuple[str, ...]] = {}
+    for key, e in evidence.items():
+        terms = route.turned_down(e, denied, specific, key in named_whole)
+        if terms:
+            found[key] = terms
+    return found
 
 
 def _said_by_name(index: ScopeIndex, evidence: dict[int, route.Evidence],
@@ -748,15 +756,14 @@ def _shadowed_keys(scopes: Scopes, scope_rank: int, ev: dict[int, route.Evidence
 
 def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: bool,
              gate: bool, anchor_count: int, specific: Callable[[str], bool],
-             quoted: frozenset[str] = frozenset(), denied: frozenset[str] = frozenset(),
-             named_by_denial: bool = False) -> None:
+             quoted: frozenset[str] = frozenset(), refusal: tuple[str, ...] = ()) -> None:
+    """`refusal`: the words the prompt turns down that name the candidate (`_refusals`)."""
     e = item.evidence
     # Only a restricted, shadowed or path-only candidate, one touching an exclusion clause, or
-    # any when the prompt turns something down, can fail before the gate: testing that first
+    # one a word the prompt turns down names, can fail before the gate: testing that first
     # keeps the common case to one check.
-    if memory is not None or shadowed or e.negated or not e.tf or denied:
-        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted, denied, specific,
-                                       named_by_denial)
+    if memory is not None or shadowed or e.negated or not e.tf or refusal:
+        reason = _visibility_exclusion(e, ctx, memory, shadowed, quoted, refusal)
         if reason is not None:
             item.excluded, item.detail = reason
             return
@@ -765,11 +772,10 @@ def _exclude(item: Scored, ctx: Context, memory: Restriction | None, shadowed: b
 
 
 def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction | None,
-                          shadowed: bool, quoted: frozenset[str], denied: frozenset[str],
-                          specific: Callable[[str], bool], named_by_denial: bool
+                          shadowed: bool, quoted: frozenset[str], refusal: tuple[str, ...]
                           ) -> tuple[str, str] | None:
     """(reason, detail) when scope, lifecycle, role, the memory's own exclusion clause or a word
-    the prompt turns down (`denied`) rules the candidate out, in that order; None otherwise."""
+    the prompt turns down (`refusal`) rules the candidate out, in that order; None otherwise."""
     lifecycle = route.lifecycle_exclusion(memory, ctx.today) if memory else None
     if shadowed:
         return "shadowed", "workspace memory has this id"
@@ -781,10 +787,8 @@ def _visibility_exclusion(e: route.Evidence, ctx: Context, memory: Restriction |
         return "negated", "matched only its own exclusion clause"
     if route.is_negated(e, quoted):
         return "negated", "query matches its exclusion clause: " + ",".join(sorted(e.negated))
-    refused = (route.turned_down(e, denied, specific, named_by_denial)
-               if denied and not e.path_match else None)
-    if refused is not None:
-        return "negated", f"the query turns down '{refused}', which names it"
+    if refusal and not e.path_match:
+        return "negated", f"the query turns down '{refusal[0]}', which names it"
     return None
 
 

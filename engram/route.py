@@ -318,15 +318,15 @@ def _denied_terms(text: str) -> set[str]:
 
 
 def turned_down(ev: Evidence, denied: frozenset[str], specific: Callable[[str], bool],
-                named_whole: bool) -> str | None:
-    """A word the prompt holds only where it turns it down names the memory: a `specific` word
-    in its id or tags ("a plain cron entry, not an airflow dag" is not a task for
-    `apache-airflow`, whatever else it shares with it), or the words of a whole name of it
+                named_whole: bool) -> tuple[str, ...]:
+    """The words the prompt holds only where it turns them down that name the memory, sorted: a
+    `specific` word in its id or tags ("a plain cron entry, not an airflow dag" is not a task
+    for `apache-airflow`, whatever else it shares with it), or the words of a whole name of it
     (`named_whole`, see `denies_whole`). A common word alone is no name: "skip the code change"
     turns down no memory tagged `code-review`."""
-    return next((t for t in sorted(denied) if (
+    return tuple(t for t in sorted(denied) if (
         named_whole and NAMING_FIELDS.intersection(ev.fields.get(t, ()))
-        or specific(t) and STRONG_FIELDS.intersection(ev.fields.get(t, ())))), None)
+        or specific(t) and STRONG_FIELDS.intersection(ev.fields.get(t, ()))))
 
 
 def denies_whole(name: Sequence[str], denied: frozenset[str]) -> bool:

@@ -1605,6 +1605,15 @@ def _unquoted(folded: str) -> tuple[str, str]:
 _RUN_SPAN_RE = LazyRegex(r"\b(?:run|execute|exec)\s+`[^`\n]+`")
 
 
+def _shown(index: int, low: list[str], prose: list[str], fences: list[bool], raw: list[str],
+           hit: Callable[[str], object]) -> bool:
+    """Data sent out, shown as the bad example: quoted beside its defence
+    (`_quoted_example`), or in a block of code that its defence introduces or explains
+    (`_discussed`)."""
+    return _quoted_example(index, low, hit) or fences[index] and _discussed(
+        index, low, prose[index], fences, raw)
+
+
 def _quoted_example(index: int, low: list[str], hit: Callable[[str], object]) -> bool:
     """A hit that lies only inside quotes or inline code, beside its defence: the bad example a
     review note or a sanitiser's marker list quotes (a fence alone hides nothing)."""
@@ -1778,12 +1787,6 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
     for index, (number, text) in enumerate(items):
         if not text:
             continue  # nothing to find, and no phrase wraps from an empty line onto the next
-
-        def shown(hit: Callable[[str], object], index: int = index) -> bool:
-            """Data sent out, shown as the bad example: quoted beside its defence, or in a
-            block of code that its defence introduces or explains."""
-            return _quoted_example(index, low, hit) or fences[index] and _discussed(
-                index, low, prose[index], fences, raw)
         injection = [(s, d) for s, _, d in injection_in(prose[index])] if can_inject else []
         disguised = None if injection or not disguises else _disguised_override(
             skeletons[index], text, folded[index], checks)
@@ -1863,18 +1866,22 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             role = None
         add(number, "role-play", role)
         sent = sent_file(low[index])
-        if sent is not None and not shown(lambda low_text: sent_file(low_text) is not None):
+        if sent is not None and not _shown(index, low, prose, fences, raw,
+                                             lambda low_text: sent_file(low_text) is not None):
             add(number, "exfiltration", (sent, "secret file sent to another machine"))
         requested = secret_in_request(low[index])
-        if requested is not None and not shown(
+        if requested is not None and not _shown(
+                index, low, prose, fences, raw,
                 lambda low_text: secret_in_request(low_text) is not None):
             add(number, "exfiltration", (requested, "secret read into a request to another host"))
         wired = dumped(low[index]) if checks.wires else None
-        if wired is not None and not shown(lambda low_text: dumped(low_text) is not None):
+        if wired is not None and not _shown(index, low, prose, fences, raw,
+                                              lambda low_text: dumped(low_text) is not None):
             add(number, "exfiltration", wired)
         shape = (outbound_shape(folded[index]) if "](" in text or "$(" in text or "src=" in text
                  else None)
-        if shape is not None and not shown(
+        if shape is not None and not _shown(
+                index, low, prose, fences, raw,
                 lambda low_text: outbound_shape(low_text.upper()) is not None):
             add(number, "exfiltration", shape)
         if against is not None and against[1] == "exfiltration" and not _quoted_example(
@@ -1893,14 +1900,16 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         for kind, col, detail in family:
             if kind == "role-play":
                 add(number, kind, (col, detail))
-            elif kind == "exfiltration" and not shown(exfil_line):
+            elif kind == "exfiltration" and not _shown(index, low, prose, fences, raw,
+                                                       exfil_line):
                 add(number, kind, (col, detail))
         if index in exfil_lines:
             exfil = [(s, d) for s, _, d in _exfil_prose(low[index])]
             line_exfil = _exfil_line(low[index])
             if line_exfil:
                 exfil.append(line_exfil)
-            if exfil and not shown(lambda text: _exfil_prose(text) or _exfil_line(text)):
+            if exfil and not _shown(index, low, prose, fences, raw,
+                                    lambda text: _exfil_prose(text) or _exfil_line(text)):
                 add(number, "exfiltration", min(exfil))
         if index in leak_lines:
             following = [t for n, t in items[index + 1 : index + 4] if n > number]

@@ -333,8 +333,8 @@ _VOID_NOUNS = (
     "fyrirmæl", "nurodym", "norādījum", "cyfarwydd", "argibide", "istruzzjonijiet", "udhëzim",
     "udhezim", "ინსტრუქცი", "მითითებ", "հրահանգ", "заавар", "ការណែនាំ", "උපදෙස්", "ਹਦਾਇਤ",
     "સૂચના", "ಸೂಚನೆ", "ìtọ́sọ́nà", "itọnisọna", "umarni", "enstriksyon", "pitunjuk", "pituduh",
-    "ìtọ́ni", "itọni", "заавар", "заавр", "tilmaam", "aufgetragen", "vorgegeben", "поручал",
-    "te deram", "lhe deram", "നിർദ്ദേശ", "ಸೂಚನೆ",
+    "ìtọ́ni", "itọni", "заавр", "tilmaam", "aufgetragen", "vorgegeben", "поручал", "te deram",
+    "lhe deram", "നിർദ്ദേശ",
 )
 _SAFETY = (
     "sicurezza", "seguridad", "sécurité", "securite", "sicherheit", "segurança", "seguranca",
