@@ -201,7 +201,7 @@ _HARM = LazyRegex(
     r"|write\s+access|authorized_keys|allow_unauthenticated|(?:admin|owner|superuser)\s+role)\b"
     r"|\b(?:disable|turn\s+off|switch\s+off|bypass|remove)\s+(?:the\s+|all\s+)?(?:[\w-]+\s+)?"
     r"(?:hooks?|scanners?|checks?|tests|review|security|authentication|2fa|mfa|linters|guardrails"
-    r"|protection|verification)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
+    r"|protection|verification|rate\s+limit(?:er|ers|s|ing)?)\b(?!\s*(?:/|folders?|director(?:y|ies)|dirs?|files?|modules?|packages?))"
     r"|\bwithout\s+(?:running\s+)?(?:the\s+|any\s+)?(?:further\s+|more\s+|usual\s+|normal\s+"
     r"|human\s+|manual\s+)?(?:tests?|test\s+suite"
     r"|checks|review|ci)\b"
@@ -229,6 +229,9 @@ _HARM = LazyRegex(
     r"|\bdelet(?:e|es|ing)\s+(?:every|all)\s+(?:the\s+)?(?:remote\s+)?branch(?:es)?\b"
     r"|\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z)?sh|python3?|perl|ruby|node)\b"
     r"|\bpostinstall\b|\.exe\b"
+    # (password hashing weakened)
+    r"|\b(?:drop|lower|reduce|decrease|cut)\s+(?:the\s+)?(?:bcrypt|argon2|pbkdf2|scrypt|hash(?:ing)?"
+    r"|password\s+hash(?:ing)?)\s+(?:rounds|cost|iterations|work\s+factor)\b"
     r"|\bdelete\s+(?:the\s+)?(?:working\s+(?:copy|tree)|repo(?:sitory)?|home\s+directory)\b"
     r"|\bhidden\s+(?:iframe|script|pixel|tracker|backdoor|user|account|admin)\b|backdoor\b"
     r"|\bgrant\s+all\s+(?:privileges|permissions|access|on)\b"
@@ -298,6 +301,8 @@ _CONCEAL = LazyRegex(
     r"|description|changelog|commit|review)"
     r"|\b(?:do\s+not|don'?t|never)\s+(?:flag|note|report|point\s+out|call\s+out)\s+(?:it|this|that"
     r"|them)\s+(?:in|during|to)\s+(?:the\s+)?(?:review|pr|summary|reply|report)"
+    r"|\bthe\s+(?:user|human|developer|reviewer)s?\s+(?:must|should|shall)\s+(?:not|never)\s+"
+    r"(?:see|notice|know\s+about|find\s+out\s+about|learn\s+about)\s+(?:this|it|that)\s*(?:[.;!)]|$)"
     r"|\b(?:the\s+user|they|the\s+owner|the\s+maintainers?)\s+(?:has\s+|have\s+)?already\s+"
     r"(?:agreed|approved|consented|signed\s+off)|\bapproval\s+was\s+given\b"
     # (not a purpose: "we use Ollama so nobody needs an API key")
@@ -526,6 +531,8 @@ _GATES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
         (_w("naming listing"), _w("without")),
         (_w("reviewer reviewers"), _w("assume think believe skim")),
         (_w("say admit"), _w("never")),
+        (_w("user human developer reviewer users humans developers reviewers"),
+         _w("must should shall"), _w("see notice know find learn")),
         (_w("surface surfacing"), _w("not don never need without")),
     ),
     "authority": (
@@ -624,6 +631,10 @@ _ALONE_GATES: tuple[tuple[frozenset[str], ...], ...] = (
     (_w("asked asks"), _w("say tell answer reply claim")),
     (_w("sees see notices notice spots spot finds find questions question"), _w("if"),
      _w("say tell claim explain")),
+    (_w("mention trace record sign word"), _w("no"), _w("of")),
+    (_w("keep"), _w("dark")), (_w("invisible hidden"), _w("talking speaking chatting working")),
+    (_w("leave keep"), _w("out"), _w("anything everything whatever")),
+    (_w("whatever regardless"), _w("actually really")),
 )
 
 
@@ -781,6 +792,29 @@ _ALONE = LazyRegex(
     r"|they|reviewer)\s+asks?)\b" + _GAP + r"{0,80}?\b(?:say|tell\s+(?:them|him|her)|answer|reply"
     r"|claim)\b" + _GAP + r"{0,20}?\b(?:it\s+was|it'?s\s+always|nothing|you\s+(?:didn'?t|never"
     r"|did\s+not)|there\s+(?:was|were)\s+no|everything\s+(?:is|was|went))"
+    # ... or said so in other words: no trace of it left in the reply, the user kept in the
+    # dark, an order invisible to the person the model talks to, the step left out of whatever
+    # the model shows, an edit described as something else whatever it contains, a scripted
+    # answer for when someone asks what changed.
+    r"|\b(?:no|leave\s+no)\s+(?:mention|trace|record|sign|word)\s+of\s+(?:it|this|that|them"
+    r"|what\s+you\s+\w+)\b" + _GAP + r"{0,30}?\b(?:in|to|from)\s+(?:your|the)\s+(?:reply|replies"
+    r"|response|summary|commit|pr|chat|output|answer|user)\b"
+    r"|\bleave\s+no\s+trace\s+(?:of\s+(?:it|this|that|them)\b|in\s+(?:your|the)\s+(?:reply"
+    r"|response|summary|output|commit|chat)\b)"
+    r"|\bkeep\s+(?:the\s+(?:user|developer|team|human|owner|reviewers?)|them|everyone|reviewers)"
+    r"\s+in\s+the\s+dark\b"
+    r"|\b(?:invisible|hidden)\s+to\s+the\s+(?:person|user|human|developer)\s+you(?:'re|\s+are)\s+"
+    r"(?:talking|speaking|chatting|working)\b"
+    r"|\b(?:leave|keep)\s+(?:this|it|that)(?:\s+(?:part|step|bit|line|change))?\s+out\s+of\s+"
+    r"(?:anything|everything|whatever)\s+you\s+(?:show|tell|say|report|write)\b"
+    r"|\b(?:whatever|regardless\s+of\s+what)\s+it\s+(?:actually|really)\s+(?:contains|does"
+    r"|changes)\b"
+    r"|\bif\s+(?:the\s+user|anyone|someone|they|the\s+reviewers?)\s+asks?\s+(?:you\s+)?(?:what"
+    r"|whether|if)\s+(?:you|it|anything)\s+(?:\w+\s+)?(?:changed|did|touched|edited|modified|ran)"
+    r"\b[^.!?\n]{0,20}?\bsay\b(?!\s+(?:which|what|how|why|where|when|whether|that|so|exactly"
+    r"|honestly|truthfully|plainly|clearly|yes\s+only|no\s+only)\b)"
+    r"|\bif\s+(?:anyone|someone|the\s+user|they)\s+asks?\s*,?\s+say\s+[^.!?\n]{0,40}?\b(?:was"
+    r"|were|is|are)\s+(?:untouched|unchanged|not\s+touched)\b"
     # ... or when the person overseeing the agent notices what it did.
     r"|\bif\s+(?:the\s+)?(?:reviewers?|maintainers?|developers?|operators?|owners?|humans?|anyone"
     r"|someone)\s+(?:sees?|notices?|spots?|finds?|questions?)\b" + _GAP + r"{0,80}?\b(?:say"
@@ -1102,6 +1136,24 @@ _SENT_FILE = LazyRegex(
 )
 
 
+# Commands whose output is a secret or holds them: a process's environment, a cluster's or a
+# platform's secrets and config, a container's settings, a cloud CLI's tokens, a vault or a
+# password manager read out. Piped into a request to another host (`kubectl get secrets -o yaml
+# | curl -T - https://...`), they leave the machine like a key file does.
+_SECRET_COMMAND = (
+    r"/proc/(?:self|\d+|\$\$|\*)/environ\b|\bkubectl\s+get\s+secrets?\b"
+    r"|\bkubectl\s+config\s+view\b[^|\n]*--raw|\bheroku\s+config\b|\bdocker\s+inspect\b"
+    r"|\bvault\s+(?:kv\s+get|read)\b|\baws\s+secretsmanager\s+get-secret-value\b"
+    r"|\baws\s+ssm\s+get-parameters?\b[^|\n]*--with-decryption"
+    r"|\baws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)\b"
+    r"|\baws\s+sts\s+get-session-token\b|\bgcloud\s+secrets\s+versions\s+access\b"
+    r"|\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b"
+    r"|\baz\s+keyvault\s+secret\s+show\b|\baz\s+account\s+get-access-token\b"
+    r"|\bop\s+(?:read|item\s+get)\b|\bdoppler\s+secrets\b|\bgpg\s+--export-secret-keys?\b"
+    r"|\bsecurity\s+find-(?:generic|internet)-password\b|\bgit\s+credential\s+fill\b"
+    r"|\bpass\s+show\b|/var/run/secrets/")
+
+
 # A secret read into a request to another host: a command substitution or template inside the
 # URL or host name (`?c=$(cat .env | base64)`, `{{contents of ~/.netrc}}`, `$(cat
 # ~/.config/gh/hosts.yml | xxd -p).probe.host`), the environment piped to a sender (`env |
@@ -1109,13 +1161,16 @@ _SENT_FILE = LazyRegex(
 # environment joined into a URL (`"https://h/up?ks=".join(..., %ENV)`). A token in the header an
 # API expects (`Authorization: Bearer $(gh auth token)`) is no exfiltration.
 _SOURCE = (_SECRET_PATH + r"|\bhosts\.yml\b|\bgh\s+auth\s+token\b|_authtoken\b|\bprintenv\b"
-           r"|(?<![\w.$-])env\s*\||%env\b|\$env\{")
+           r"|(?<![\w.$-])env\s*\||%env\b|\$env\{|" + _SECRET_COMMAND)
 _REQUEST_SECRET = LazyRegex(
     r"(?:\$\(|\{\{)[^)}\n]*?(?:" + _SOURCE + r")"
     r"|(?:" + _SOURCE + r")[^\n]*\|[^\n]*\b(?:curl|wget|nc|ncat|http)\b"
     r"|\bfor\s+\w+\s+in\s+[^;\n]*?(?:" + _SOURCE + r")[^\n]*\b(?:curl|wget)\b[^\n]*"
     r"(?:--upload-file|-t|-f|--data-binary|-d)\s+\S*\$"
     r"|(?:%env|\$env\{)[^\n]*[a-z]+://|[a-z]+://[^\n]*(?:%env|\$env\{)")
+# ... or piped into a paste or a gist, which publish it with no host named.
+_PUBLISHED_SECRET = LazyRegex(r"(?:" + _SOURCE + r")[^\n]*\|\s*(?:gh\s+gist\s+create|pastebinit"
+                              r"|nc\s+termbin\.com)\b")
 _OUTSIDE_HOST = LazyRegex(r"[a-z]+://(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+\.[\w.-]+"
                           r"|\)\.[\w-]+\.[a-z]{2,}\b")
 _AUTH_HEADER = LazyRegex(r"authorization:|\bbearer\s|(?<![\w-])-u\s|--user\s|x-api-key")
@@ -1126,6 +1181,10 @@ def secret_in_request(low: str) -> int | None:
     if "$(" not in low and "{{" not in low and "|" not in low and "env" not in low \
             and "for " not in low:
         return None
+    publishes = "gist" in low or "paste" in low or "termbin" in low
+    published = _PUBLISHED_SECRET.search(low) if publishes else None
+    if published is not None and not _negated(low, published.start()):
+        return published.start()
     found = _REQUEST_SECRET.search(low)
     if found is None or _OUTSIDE_HOST.search(low) is None or _AUTH_HEADER.search(low):
         return None
