@@ -1361,8 +1361,9 @@ _QUOTED_SPAN_RE = LazyRegex(_SPEECH + r'|`[^`]{4,}`|\'[^\']{12,}\''
                             r'|\u201e[^\u201c\u201d"]{4,}[\u201c\u201d"]|\u00ab[^\u00bb]{4,}\u00bb'
                             r'|\u300c[^\u300d]{2,}\u300d|\u300e[^\u300f]{2,}\u300f')
 _DEFENCE_RE = LazyRegex(
-    r"\b(?:(?:never|do\s+not|don'?t|must\s+not|does\s+not|doesn'?t)\s+(?:follow|obey|act\s+on"
-    r"|execute|comply|run)"
+    r"\b(?:(?:never|do\s+not|don'?t|must\s+not|does\s+not|doesn'?t)\s+(?:to\s+)?(?:follow|obey"
+    r"|act\s+on"
+    r"|execute|comply|run)|not\s+to\s+(?:follow|obey|act\s+on|comply)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
@@ -1726,6 +1727,45 @@ def _xml_document(index: int, low: list[str], fences: list[bool]) -> bool:
     return len(closed) >= 2
 
 
+# A chat template renders turns and forges none: the token's line holds a template expression
+# (`<|im_start|>{{ message.role }}`), or the turn it opens is one (`<|im_start|>assistant` and
+# `{% endif %}` below it).
+_TEMPLATE_SYNTAX = ("{{", "{%", "{#")
+
+
+def _template_turn(index: int, low: list[str]) -> bool:
+    """Whether a chat-template token's line is part of a template (see _TEMPLATE_SYNTAX)."""
+    line = low[index]
+    if any(mark in line for mark in _TEMPLATE_SYNTAX):
+        return True
+    if _ROLE_TOKEN_RE.sub(" ", line).strip(" \t|<>/").split() not in ([], ["system"], ["user"],
+                                                                         ["assistant"]):
+        return False
+    following = next((text.strip() for text in low[index + 1 : index + 3] if text.strip()), "")
+    return following.startswith(_TEMPLATE_SYNTAX)
+
+
+# Messages built in code (`messages = [{"role": "system", "content": "You are ..."}]`, a
+# `client.chat.completions.create(...)` call, `{"role": "system", "content": SYSTEM}`) send a
+# prompt; they forge no turn of the model's. What the system prompt says is judged like any
+# other line. A tool call, in code or not, is judged as one.
+_MESSAGES_CODE_RE = LazyRegex(
+    r"\bmessages\s*=\s*\[|\bmessages\s*=\s*$|\(\s*messages\s*=|\.(?:create|chat|invoke|generate"
+    r"|complete|completions?|messages)\s*\(|\breturn\s*\[\s*$")
+_CONTENT_IN_CODE_RE = LazyRegex(
+    r"\"content\"\s*:\s*(?:f[\"']|(?!null\b|none\b|true\b|false\b)[a-z_][\w.]*\s*(?:[,}\])]|$))")
+
+
+def _messages_in_code(index: int, low: list[str]) -> bool:
+    """Whether a JSON chat message is one a program builds (see _MESSAGES_CODE_RE)."""
+    line = low[index]
+    if "tool_calls" in line or "function_call" in line or '"type"' in line or "tools/call" in line:
+        return False
+    if _CONTENT_IN_CODE_RE.search(line):
+        return True
+    return any(_MESSAGES_CODE_RE.search(text) for text in low[max(0, index - 3) : index + 1])
+
+
 def _format_sample(index: int, low: list[str], fences: list[bool],
                    hit: Callable[[str], object]) -> bool:
     """A template token in code (a fenced block, or only inside inline code), beside words about
@@ -1897,6 +1937,9 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
             role = None
         if role and role[1].startswith(_FORMAT_MARKERS) and _format_sample(
                 index, low, fences, role_in):
+            role = None
+        if role and (role[1].startswith("chat-template token") and _template_turn(index, low)
+                     or role[1] == "forged chat message in JSON" and _messages_in_code(index, low)):
             role = None
         if role and role[1].startswith(_QUOTED_TURNS) and (
                 low[index].lstrip().startswith(">") or _QUOTED_SPAN_RE.search(low[index])

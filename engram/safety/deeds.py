@@ -765,7 +765,12 @@ _PINNED = LazyRegex(r"\b(?:pin|install|add|require|depend\s+on|switch\s+to|use)\
 _REFUSED_AFTER = LazyRegex(r"[^.;!?\n]{0,40}?\b(?:is|are)\s+(?:not\s+(?:allowed|permitted"
                             r"|acceptable"
                             r"|ok|okay)|forbidden|banned|prohibited|disallowed|never\s+(?:allowed|ok"
-                            r"|acceptable|used))\b")
+                            r"|acceptable|used))\b"
+                            # ... or named as the danger it is: "`unserialize` on untrusted data can
+                            # execute code"
+                            r"|[^.;!?\n]{0,40}?\b(?:is|are)\s+(?:dangerous|unsafe|insecure|exploitable)\b"
+                            r"|[^.;!?\n]{0,40}?\b(?:can|could|may|might|will)\s+(?:be\s+used\s+to\s+)?"
+                            r"(?:execute|run)\s+(?:arbitrary\s+|attacker'?s?\s+|any\s+)?(?:code|commands)\b")
 
 
 # ... or named as what not to do: "instead of `verify=False`", "never md5 or sha1", and "never"

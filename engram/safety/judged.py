@@ -307,7 +307,8 @@ _CONCEAL = LazyRegex(
     r"(?:agreed|approved|consented|signed\s+off)|\bapproval\s+was\s+given\b"
     # (not a purpose: "we use Ollama so nobody needs an API key")
     r"|\bso\s+(?:that\s+)?(?:nobody|no\s+one|the\s+user\s+never)\b(?!\s+(?:needs?|has\s+to"
-    r"|have\s+to|must|should|gets?\s+paged|is\s+blocked|waits?)\b)"
+    r"|have\s+to|must|should|gets?\s+paged|is\s+blocked|waits?|is\s+tempted|gets\s+tempted"
+    r"|accidentally|ever\s+(?:has|needs)|can\s+(?:push|merge|deploy|commit|use|break))\b)"
     r"|\b(?:do|run|make|perform|apply|execute|handle)\s+(?:this|it|that|these)\s+(?:quietly"
     r"|silently|secretly|covertly|discreetly)\b"
     r"|\b(?:stays?|remains?|is)\s+between\s+(?:you\s+and\s+me|us)\b"
@@ -873,7 +874,9 @@ _ROUTINE = LazyRegex(
 # a reviewer's brevity, not a secret).
 _FINE_BEFORE = LazyRegex(
     r"\bif\s+(?:something|anything|it|this|that|a\s+[\w-]+|the\s+[\w-]+)\s+(?:is|looks|seems)\s+"
-    r"(?:fine|ok|okay|good|correct|right)\s*,?\s*$")
+    r"(?:fine|ok|okay|good|correct|right)\s*,?\s*$"
+    # ... or where the model does nothing ("If only docs changed, do nothing and say nothing.")
+    r"|\bdo\s+nothing\s*(?:,|and|,\s*and)\s*$")
 
 
 def _routine(feature: str, line: str, m: re.Match[str]) -> bool:

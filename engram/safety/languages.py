@@ -396,6 +396,11 @@ _DEFENCES = (
     "恶意", "惡意", "인젝션", "주입", "데이터로", "실행하지", "따르지", "악의", "악성", "حقن",
     "خبيث", "كبيانات", "הזרקה", "זדוני",
     "इंजेक्शन", "दुर्भावनापूर्ण",
+    # "don't follow it" in more of the languages teams write rules in
+    "ne kövesd", "ne kövesse", "ne hajtsd végre", "nem utasítás", "rosszindulatú", "neřiď se",
+    "nevykonávej", "neprováděj", "följ inte", "kör inte", "følg ikke", "ikke følg", "ikke kjør",
+    "älä noudata", "älä suorita", "nu urma", "nu executa", "μην ακολουθ", "μην εκτελ",
+    "takip etmeyin", "uygulamayın", "đừng làm theo", "jangan ikuti", "อย่าทำตาม",
     # the quoted order named an attack, refused or stripped of authority
     "angriff", "befolge es nicht", "befolge sie nicht", "keine autorität", "no lo hagas",
     "sind daten", "keine befehle", "nie befolg", "命令ではな", "データです", "実行せず",
