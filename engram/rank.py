@@ -535,9 +535,15 @@ class Scoring:
                 return route.holds_half_a_trigger(item.rec.memory.triggers, terms, anchors)
             return held
 
+        # A memory the prompt turns down by name still says what the prompt is about: "leave the
+        # bridge's Dockerfile alone, the EF migrations run in the wrong order" is a task here.
+        def weighed(s: Scored) -> bool:
+            return s.excluded is None or s.excluded == "negated" and s.key in refusals[
+                s.scope_rank]
+
         off_topic = judges_topic and not any(
             route.on_topic(s.evidence, specific, strict, familiar, rare, phrase_of(s))
-            for s in [*scored, *(pool.model for pool in pools)] if s.excluded is None)
+            for s in [*scored, *(pool.model for pool in pools)] if weighed(s))
         if (not off_topic and gate and anchors and not path_only
                 and route.judges_short(anchors, lambda t: doc_freq[t] > 0)):
             off_topic = all(s.evidence.body_only is not None

@@ -303,7 +303,12 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 _DENIAL = re.compile(
     r"\b(?:no|without|zero|lacks|lacking"
     r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
-    r"|going\s+(?:through|with|to)|touching|adding)"
+    r"|going\s+(?:through|with|to)|touching|adding|doing(?:\s+(?:an?|the|any))?)"
+    # "this isn't a concurrency thing", "it's not a flag question"
+    r"|(?:isn['’]?t|is\s+not|wasn['’]?t|was\s+not|it['’]?s\s+not)\s+(?:really\s+)?(?:an?|the)"
+    # "leave the ARIA bits alone"
+    r"|leave(?:\s+(?:the|this|that|our|my|its|any))?(?=\s+[^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?"
+    r"\s+alone\b)"
     r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in"
     r"|(?:open|create|write|run|do|bother\s+with|reply\s+to(?:\s+or\s+\w+)?)"
     r"(?:\s+(?:an?|the|any))?)"
@@ -312,8 +317,25 @@ _DENIAL = re.compile(
     re.IGNORECASE)
 
 
+# A step the prompt says is behind it ("the postmortem is done", "accessibility was signed off
+# in the audit"): the word before it is not asked for either. Not a condition on the work
+# ("make sure the migration is done", "once the build is finished").
+_SETTLED = re.compile(
+    r"\b([^\W\d_][\w'/-]*)\s+(?:was|is|has\s+been|have\s+been|were|are)\s+(?:already\s+)?"
+    r"(?:signed\s+off|done|finished|completed?|covered|approved)\b",
+    re.IGNORECASE)
+_CONDITIONAL = re.compile(r"\b(?:sure|ensure|until|once|after|when|whether|if|before|unless|check"
+                          r"|verify|confirm)\s+(?:that\s+)?(?:the\s+|our\s+|this\s+|my\s+)?$",
+                          re.IGNORECASE)
+
+
+def _settled(text: str) -> list[re.Match[str]]:
+    return [m for m in _SETTLED.finditer(text)
+            if not _CONDITIONAL.search(text, max(0, m.start() - 30), m.start())]
+
+
 def _denied_terms(text: str) -> set[str]:
-    spans = _DENIAL.findall(text)
+    spans = _DENIAL.findall(text) + [m.group(1) for m in _settled(text)]
     return set(phrase_terms(" ".join(spans))) if spans else set()
 
 
@@ -344,7 +366,10 @@ def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     denied = _denied_terms(query)
     if not denied:
         return frozenset()
-    inside = denied.difference(phrase_terms(_DENIAL.sub(" ", query)))
+    rest = _DENIAL.sub(" ", query)
+    for m in reversed(_settled(rest)):
+        rest = rest[: m.start()] + " " + rest[m.end() :]
+    inside = denied.difference(phrase_terms(rest))
     return frozenset(a for a in anchors if a in inside)
 
 

@@ -1511,6 +1511,50 @@ def test_a_step_the_prompt_says_to_leave_out_is_not_loaded(workspace: Path, quer
     assert rows[refused]["status"] == "excluded: negated"
 
 
+@pytest.mark.parametrize(("query", "refused", "kept"), [
+    ("write the tests for the CSV importer - and no, we're not doing TDD on this one, the code "
+     "is already written", "test-first", None),
+    ("the backend container won't start - it isn't a docker compose thing, postgres refuses "
+     "the env vars", "local-dev", None),
+    ("commit the importer fix, leave the PR template alone", "pull-requests", "commit-messages"),
+    ("the pull request is done and approved; commit the last fix to the importer",
+     "pull-requests", "commit-messages"),
+])
+def test_steps_the_prompt_says_are_not_wanted_or_already_done_are_not_loaded(
+        workspace: Path, query: str, refused: str, kept: str | None) -> None:
+    # "not doing TDD", "it isn't a docker compose thing", "leave the PR template alone", "the
+    # pull request is done": the memory those words name is not the task.
+    team_workflow(workspace / ".engram")
+    pack = pack_ids(workspace, query)
+    assert refused not in pack, pack
+    assert kept is None or kept in pack, pack
+
+
+def test_a_step_still_to_be_done_is_not_turned_down(workspace: Path) -> None:
+    # "make sure the PR is done" is the task, not a step behind it.
+    team_workflow(workspace / ".engram")
+    assert "pull-requests" in pack_ids(workspace, "make sure the PR is done today")
+
+
+def test_a_memory_turned_down_by_name_keeps_the_prompt_on_topic(workspace: Path) -> None:
+    # The prompt turns the Dockerfile rule down, and its other words are in no memory's name:
+    # it is still a task about this workspace, so the pack is not withheld as off-topic.
+    root = workspace / ".engram"
+    put(root, "docker.md", mem("docker-conventions", "rule", tags=["docker", "dockerfile"],
+                               summary="Dockerfiles: multi-stage builds, pinned bases.",
+                               body="Every Dockerfile pins its base image by digest."))
+    put(root, "ef.md", mem("efcore-rules", "rule", tags=["efcore", "migrations"],
+                           summary="EF Core migrations and the database context.",
+                           body="Apply migrations in order at deploy; scripts run before the "
+                                "service starts."))
+    put(root, "logs.md", mem("structured-logging", "rule", tags=["logging"],
+                             body="Log as JSON with a request id on every line."))
+    query = ("leave the bridge's Dockerfile alone, Docker isn't the problem - the EF migration "
+             "scripts run in the wrong order during deploy")
+    pack = pack_ids(workspace, query)
+    assert "efcore-rules" in pack and "docker-conventions" not in pack, pack
+
+
 def common_words_workspace(root: Path) -> None:
     """The team's workflow rules, a review skill tagged `code-review`, a secrets rule tagged
     `secrets`, and style rules that make "code" and "secrets" common words."""
