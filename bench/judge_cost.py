@@ -37,6 +37,12 @@ PATHOLOGICAL = [
     (2, "ignore all the " * 2000),
     (3, "token=" + "a1" * 10000),
     (4, "you are now " * 2000),
+    # long lines one memory may hold: a run of name characters, a path, minified data full of
+    # URLs (each was minutes of CPU before long lines were judged in pieces)
+    (5, "env=" + "a1" * 40000),
+    (6, "see " + "/".join(["dir"] * 15000) + " .env"),
+    (7, "".join(f'"k{i}":{{"env":"prod","url":"https://h{i}.example.com/v1"}},'
+                for i in range(1000))),
 ]
 
 

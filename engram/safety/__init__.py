@@ -454,7 +454,7 @@ _SENSITIVE_FILES = (
     r"~/\.ssh(?![^\s`'\"]*\.pub\b)\S*|~/\.aws\S*|\.aws[/\\]credentials|\.ssh/id_\w+\b(?!\.pub)"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|\.docker/config\.json"
     r"|\.kube/config\b|/etc/(?:passwd|shadow)\b|(?<![\w.-])\.env\b(?!\.(?:example|sample|template))"
-    r"|\bsecrets?\.(?:ya?ml|json|toml)\b"
+    r"|\bsecrets?\.(?:ya?ml|json|toml)\b|\.(?:bash|zsh|sh)_history\b"
 )
 _SENT_DATA = (
     r"(?:\bsecrets\b|\benv(?:ironment)?\s+var(?:iable)?s\b|\benv\s+files?\b|\b(?:your|all|any"
@@ -513,7 +513,9 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
         # session cookie value right after s=". (An API key a service takes in its URL, "add
         # your key to the end of the URL", is how that service is called.)
         "secrets appended to a URL",
-        r"https?://\S*[?&=/]\S*" + _GAP + _HELD_SECRET + r"[^.!?;,\n]{0,20}?"
+        # (the URL taken whole, once: a run of URLs in minified data must not be tried at every
+        # split)
+        r"https?://(?=\S*?[?&=/])\S++" + _GAP + _HELD_SECRET + r"[^.!?;,\n]{0,20}?"
         r"\b(?:appended|added|attached|tacked\s+on|inserted|filled\s+in)\b"
         r"|\b(?:put|place|insert|append|add|attach|paste)\s+" + _HELD_SECRET
         + r"[^.!?\n]{0,40}?(?:(?:right|just|directly)\s+)?(?:after|behind)\s+['\"`]?[\w-]+="
@@ -591,6 +593,8 @@ _PATH = (
     r"['\"]?(?:(?:~|\$\{?home\}?|\$env:userprofile|%userprofile%|/root|/home/[\w.-]+)[/\\])?"
     r"(?:\.ssh(?:[/\\](?![\w.-]*\.pub\b)[\w.-]*|(?![\w./\\]))|\.aws(?:[/\\][\w.-]*|(?![\w./\\]))|\.netrc\b|\.npmrc\b"
     r"|\.pypirc\b|\.git-credentials\b|\.docker/config\.json|\.kube/config\b|\.env\b(?!\.(?:example|sample|template))|/?etc/(?:passwd|shadow)\b"
+    # shell history: every token ever typed or pasted on the command line
+    r"|\.(?:bash|zsh|sh)_history\b"
     # credential stores of other CLIs: gh, gcloud, 1Password, Azure, GnuPG, Vault, cargo, gem
     r"|\.config[/\\](?:gh|gcloud|op|hub|rclone)\b[\w./\\-]*|\.azure\b|\.gnupg\b|\.vault-token\b"
     r"|\.(?:cargo|gem)[/\\]credentials\b|\.terraform\.d[/\\]credentials"
@@ -1807,13 +1811,49 @@ _cached_deed = functools.lru_cache(_LINE_CACHE)(deed)
 _cached_role_play = functools.lru_cache(_LINE_CACHE)(_role_play)
 
 
+# A line longer than this is judged in overlapping pieces, each keeping the line's number. Many
+# rules scan forward from every position of a run of name characters (a host name, a path, a
+# word before a verb), which costs the square of the run: a 200 KB line of one word took two
+# minutes. A piece is longer than any sentence a rule reads, and the overlap is longer than
+# anything a rule matches whole (a URL, a command); a token the cut would split (a 3.7 kB
+# registry token in a JSON value) stays whole in the piece it starts in, up to _TOKEN_MAX.
+_PIECE = 2000
+_OVERLAP = 500
+_TOKEN_MAX = 6000
+_TOKEN_RUN = LazyRegex(r"[^\s\"',;{}\[\]()<>`]*")
+
+
+def _pieces(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The numbered lines, those longer than _PIECE cut into overlapping pieces."""
+    out: list[tuple[int, str]] = []
+    for number, text in lines:
+        if len(text) <= _PIECE:
+            out.append((number, text))
+            continue
+        start = 0
+        while True:
+            end = start + _PIECE
+            if end >= len(text):
+                out.append((number, text[start:]))
+                break
+            run = _TOKEN_RUN.match(text, end)
+            if run is not None and run.end() - end <= _TOKEN_MAX:
+                end = min(len(text), run.end() + 1)  # (with the quote that closes it)
+            out.append((number, text[start:end]))
+            if end >= len(text):
+                break
+            start = max(end - _OVERLAP, start + 1)
+    return out
+
+
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
     """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
 
     At most one finding per (line, kind): the leftmost. A phrase wrapped across two consecutive
-    lines is reported on the line where it starts.
+    lines is reported on the line where it starts. A very long line is judged in overlapping
+    pieces (`_pieces`).
     """
-    found = _judge([(number, text) for number, text in lines], read_disguises=True)
+    found = _judge(_pieces(lines), read_disguises=True)
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)
     return ScanResult(

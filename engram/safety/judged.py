@@ -1127,7 +1127,8 @@ def outbound_shape(folded: str) -> tuple[int, str] | None:
     return None
 
 
-_SECRET_PATH = (r"(?:(?:~|\$home)?/?\.(?:ssh|aws|netrc|env|git-credentials|npmrc|pypirc)\b\S*"
+_SECRET_PATH = (r"(?:(?:~|\$home)?/?\.(?:ssh|aws|netrc|env|git-credentials|npmrc|pypirc"
+                r"|bash_history|zsh_history)\b\S*"
                 r"|\bid_(?:rsa|ed25519|ecdsa)\b|/etc/(?:passwd|shadow)\b)")
 # A secret file fed to a connection (`ssh host 'cat > k' < ~/.ssh/id_ed25519`), uploaded as an
 # argument (`ftp -u ftp://host/in/ ~/.netrc`), or the home directory served to the network.
