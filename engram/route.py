@@ -320,9 +320,14 @@ _DENIAL = re.compile(
 # A step the prompt says is behind it ("the postmortem is done", "accessibility was signed off
 # in the audit"): the word before it is not asked for either. Not a condition on the work
 # ("make sure the migration is done", "once the build is finished").
+# A present tense must end its clause there ("the PR is done and approved"): rule text says how
+# things are done ("each migration is done in its own transaction", "deploys are done via CI"),
+# and a derived case quoting it must not turn its own memory down.
 _SETTLED = re.compile(
-    r"\b([^\W\d_][\w'/-]*)\s+(?:was|is|has\s+been|have\s+been|were|are)\s+(?:already\s+)?"
-    r"(?:signed\s+off|done|finished|completed?|covered|approved)\b",
+    r"\b([^\W\d_][\w'/-]*)\s+(?:(?:was|were|has\s+been|have\s+been)\s+(?:already\s+)?"
+    r"(?:signed\s+off|done|finished|completed?|approved)\b"
+    r"|(?:is|are)\s+(?:already\s+)?(?:done|finished|completed?|signed\s+off|approved)\b"
+    r"(?=\s*(?:$|[.,;:!?)\-\u2013\u2014]|(?:and|now|already|so|but)\b)))",
     re.IGNORECASE)
 _CONDITIONAL = re.compile(r"\b(?:sure|ensure|until|once|after|when|whether|if|before|unless|check"
                           r"|verify|confirm)\s+(?:that\s+)?(?:the\s+|our\s+|this\s+|my\s+)?$",

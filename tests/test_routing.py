@@ -1536,6 +1536,17 @@ def test_a_step_still_to_be_done_is_not_turned_down(workspace: Path) -> None:
     assert "pull-requests" in pack_ids(workspace, "make sure the PR is done today")
 
 
+def test_a_rule_saying_how_a_step_is_done_does_not_turn_it_down(workspace: Path) -> None:
+    # Rule text says how things are done; a prompt quoting it (a derived body-sentence case)
+    # must still find the rule it quotes.
+    root = workspace / ".engram"
+    team_workflow(root)
+    put(root, "migrations.md", mem("db-migrations", "rule", tags=["migrations"],
+                                   summary="Schema migrations.",
+                                   body="Each migration is done in its own transaction."))
+    assert "db-migrations" in pack_ids(workspace, "Each migration is done in its own transaction.")
+
+
 def test_a_memory_turned_down_by_name_keeps_the_prompt_on_topic(workspace: Path) -> None:
     # The prompt turns the Dockerfile rule down, and its other words are in no memory's name:
     # it is still a task about this workspace, so the pack is not withheld as off-topic.
