@@ -85,7 +85,7 @@ SAFETY_KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secr
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
 # the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "2418ccb5457a"
+SCANNER_VERSION = "189514668986"
 
 
 class Finding(NamedTuple):

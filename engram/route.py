@@ -318,11 +318,10 @@ _DENIAL = re.compile(
 
 
 # A step the prompt says is behind it ("the postmortem is done", "accessibility was signed off
-# in the audit"): the word before it is not asked for either. Not a condition on the work
-# ("make sure the migration is done", "once the build is finished").
-# A present tense must end its clause there ("the PR is done and approved"): rule text says how
-# things are done ("each migration is done in its own transaction", "deploys are done via CI"),
-# and a derived case quoting it must not turn its own memory down.
+# in the audit"): the word before it is not asked for either. A present tense counts only where
+# it ends its clause ("the PR is done and approved"): rule text says how things are done ("each
+# migration is done in its own transaction"), and a prompt quoting it must not turn its own
+# memory down. Nor does a condition on the work ("make sure the PR is done", `_CONDITIONAL`).
 _SETTLED = re.compile(
     r"\b([^\W\d_][\w'/-]*)\s+(?:(?:was|were|has\s+been|have\s+been)\s+(?:already\s+)?"
     r"(?:signed\s+off|done|finished|completed?|approved)\b"
@@ -335,6 +334,7 @@ _CONDITIONAL = re.compile(r"\b(?:sure|ensure|until|once|after|when|whether|if|be
 
 
 def _settled(text: str) -> list[re.Match[str]]:
+    """The spans of `text` that say a step is behind the prompt (`_SETTLED`)."""
     return [m for m in _SETTLED.finditer(text)
             if not _CONDITIONAL.search(text, max(0, m.start() - 30), m.start())]
 

