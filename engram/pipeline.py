@@ -168,7 +168,7 @@ def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
     memory holds (`_respelled`). Only words that may be such are looked up here (the ranking
     reads them again from the index's per-request cache), and a base word only for a word no
     memory holds: "review" is in most corpora, and "view" is then never read."""
-    anchors = _respelled(scopes, query_anchors(query))
+    anchors = _respelled(scopes, query_anchors(query), said_words(query))
     bases = route.read_as(anchors)
     if not bases:
         return anchors
@@ -184,12 +184,16 @@ def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
     return route.base_words(anchors, held.__contains__)
 
 
-def _respelled(scopes: Scopes, anchors: tuple[str, ...]) -> tuple[str, ...]:
-    """The anchors, each one no memory holds read as the shorthand's words or as the one word a
-    slip away that memories hold most (ties by the word), when some memory holds them
-    (`spelling`). A prompt of words every memory spells the same way costs one look-up."""
-    asked = [a for a in anchors if a in spelling.SHORTHAND or spelling.may_be_misspelled(a)]
-    if not asked:
+def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...]
+               ) -> tuple[str, ...]:
+    """The anchors, each one no memory holds read as the shorthand's words, as the concept's
+    words memories hold, or as the one word a slip away that memories hold most (ties by the
+    word), when some memory holds them (`spelling`); a concept phrase's words added after. A
+    prompt of words every memory spells the same way costs one look-up."""
+    asked = [a for a in anchors if a in spelling.SHORTHAND or a in spelling.CONCEPTS
+             or spelling.may_be_misspelled(a)]
+    phrased = spelling.concept_phrases(said)
+    if not asked and not phrased:
         return anchors
 
     def held(terms: Iterable[str]) -> set[str]:
@@ -197,14 +201,17 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...]) -> tuple[str, ...]:
         return set().union(*(index.held(wanted) for index in scopes.indexes)) if wanted else set()
 
     unheld = set(asked) - held(asked)
-    if not unheld:
-        return anchors
     read: dict[str, tuple[str, ...]] = {}
     for anchor in sorted(unheld):
         meant = spelling.SHORTHAND.get(anchor)
+        concept = spelling.CONCEPTS.get(anchor)
         if meant is not None:
             if held(meant).issuperset(meant):
                 read[anchor] = meant
+        elif concept is not None:
+            have = held(concept)
+            if have:
+                read[anchor] = tuple(word for word in concept if word in have)
         elif spelling.may_be_misspelled(anchor):
             found = held(spelling.one_slip_away(anchor))
             if found:
@@ -212,9 +219,11 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...]) -> tuple[str, ...]:
                 for index in scopes.indexes:
                     freq.update(index.doc_freqs(found))
                 read[anchor] = (min(found, key=lambda t: (-freq[t], t)),)
-    if not read:
+    added = held(phrased)
+    if not read and not added:
         return anchors
-    return tuple(dict.fromkeys(word for a in anchors for word in read.get(a, (a,))))
+    respelled = [word for a in anchors for word in read.get(a, (a,))]
+    return tuple(dict.fromkeys([*respelled, *(word for word in phrased if word in added)]))
 
 
 WIDEST_NEED = 1000  # past this many ranked candidates, rank them all

@@ -13,8 +13,9 @@ more whose first two letters stay: shorter words are one slip away from too many
 from __future__ import annotations
 
 import string
+from collections.abc import Sequence
 
-from engram.tokenize import anchors, stem
+from engram.tokenize import anchors, said_words, stem
 
 # Shorthand developers type, each with the words it stands for. Only what is short for one
 # thing: "auth" is authentication or authorization, "ci" is often the tool's own name.
@@ -35,6 +36,66 @@ SHORTHAND: dict[str, tuple[str, ...]] = {
         ("pkg", "package"), ("pkgs", "packages"),
     )
 }
+
+# Words developers type for a concept that rules name by its field: "LCP is 4s" is about
+# performance, "test-first" about TDD, "screen reader users" about accessibility. Read like the
+# shorthand (only when no memory holds the word), as those of the concept's words some memory
+# holds. A key of two words is a phrase whose words memories may well hold apart ("screen",
+# "reader"): its concept words are added beside them. Each key names one concept whatever the
+# project; a word with a second common sense ("ship", "bump", "live", "image") is not a key,
+# nor a product's name: a team without a memory for its monitoring stack wants nothing for
+# "Grafana dashboards", not every memory that mentions monitoring.
+_CONCEPTS = (
+    ("performance", "lcp fcp ttfb lighthouse pagespeed jank janky sluggish laggy"
+                    " slowness fps web-vitals"),
+    ("accessibility a11y", "screenreader screen-reader voiceover talkback nvda wcag aria"
+                           " keyboard-only colour-blind color-blind"),
+    ("tdd test-driven", "test-first red-green-refactor"),
+    ("security vulnerability", "xss csrf sqli ssrf cve cves pentest vuln vulns rce"),
+    ("incident outage", "sev1 sev2 sev0 postmortem post-mortem downtime"),
+    ("dependency dependencies upgrade", "outdated"),
+    ("localization translation internationalization", "translate translations translator"
+                                                      " pluralization pluralisation"),
+    ("logging observability monitoring", "telemetry"),
+    ("debugging debug", "stacktrace traceback segfault repro bisect heisenbug"),
+    ("authentication login", "signin sign-in signup sign-up sso oauth oidc saml"),
+    ("authorization permission", "rbac acl acls"),
+    ("documentation", "readme docstring docstrings jsdoc javadoc tsdoc"),
+    ("lint", "linter linters"),
+    ("scheduled job cron", "nightly crontab"),
+    ("real-time websocket", "realtime websockets sse"),
+    ("location", "gps geolocation geofence geofencing"),
+    ("feature flag", "toggles kill-switch"),
+    ("cache caching", "memoize memoization"),
+    ("money currency decimal", "penny pennies cents"),
+    ("review", "lgtm nit nits"),
+)
+_CONCEPT_PHRASES = (
+    ("accessibility a11y", "screen reader|colour contrast|color contrast|focus ring"
+                           "|keyboard navigation"),
+    ("performance", "web vitals|page speed|load time|bundle size"),
+    ("tdd test-driven", "test first"),
+    ("review", "look over|second pair"),
+    ("incident outage", "went down"),
+    ("setup onboarding", "new hire|new joiner|fresh laptop"),
+)
+CONCEPTS: dict[str, tuple[str, ...]] = {
+    anchor: anchors(concept) for concept, keys in _CONCEPTS for key in keys.split()
+    for anchor in anchors(key)[:1]}
+CONCEPT_PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
+    said_words(phrase): anchors(concept) for concept, phrases in _CONCEPT_PHRASES
+    for phrase in phrases.split("|")}
+
+
+def concept_phrases(said: Sequence[str]) -> tuple[str, ...]:
+    """The concept words of every phrase key the prompt's words (`said_words`) hold, in order."""
+    found: dict[str, None] = {}
+    for at in range(len(said) - 1):
+        meant = CONCEPT_PHRASES.get((said[at], said[at + 1]))
+        if meant:
+            found.update(dict.fromkeys(meant))
+    return tuple(found)
+
 
 MIN_SLIP_LENGTH = 8  # letters of a word read for a typing slip
 _LETTERS = string.ascii_lowercase

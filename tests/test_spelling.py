@@ -68,3 +68,55 @@ def test_project_nouns_and_other_words_are_not_slips(workspace: Path) -> None:
                                "a viewmodel + coroutine")
     assert "go-concurrency" not in pack and "kotlin-style" in pack, pack
     assert "go-concurrency" not in pack_ids(workspace, "the sync coroutine leaks when cancelled")
+
+
+def storefront(root: Path) -> None:
+    put(root, "perf.md", mem("web-performance", "skill", tags=["performance"],
+                             summary="Making the storefront pages load fast.",
+                             body="Serve images in modern formats at the size they are shown; "
+                                  "lazy-load anything below the fold."))
+    put(root, "tdd.md", mem("tdd-workflow", "skill", tags=["tdd"],
+                            summary="Test-driven development: red, green, refactor.",
+                            body="Write the failing test before the code that makes it pass."))
+    put(root, "a11y.md", mem("web-accessibility", "rule", tags=["accessibility"],
+                             summary="Accessibility of every storefront page.",
+                             body="Every control is reachable by keyboard and has a label."))
+    put(root, "ops.md", mem("deploy-checklist", "rule", tags=["deploy"],
+                            summary="Deploying the storefront.",
+                            body="Watch the error rate and the monitoring alerts for ten "
+                                 "minutes after a deploy."))
+    put(root, "money.md", mem("money-handling", "rule", tags=["money"],
+                              summary="Prices and totals.",
+                              body="Keep amounts as integer minor units; never floats."))
+
+
+def test_a_word_for_a_concept_finds_the_memory_that_names_the_concept(workspace: Path) -> None:
+    # None of these prompts holds a word of the memory it needs: they name the concept the way
+    # people type it (a metric, a practice, who is affected).
+    storefront(workspace / ".engram")
+    assert pack_ids(workspace, "Lighthouse says LCP is 4.1s on the shop landing page, mostly "
+                               "the big hero photo")[:1] == ["web-performance"]
+    assert pack_ids(workspace, "let's do the tip splitting calculation test-first this time, "
+                               "Wren wants to pair")[:1] == ["tdd-workflow"]
+    assert pack_ids(workspace, "screen reader users can't tell which drop window is "
+                               "selected")[:1] == ["web-accessibility"]
+    text, _ = dry(workspace, "Lighthouse says LCP is 4.1s")
+    assert "anchors: perform," in text
+
+
+def test_a_concept_word_the_memories_hold_stays_as_written(workspace: Path) -> None:
+    root = workspace / ".engram"
+    storefront(root)
+    put(root, "vitals.md", mem("lcp-budget", "rule", tags=["lcp"],
+                               summary="The LCP budget of the landing page is 2.5 s.",
+                               body="Measure it on a throttled phone profile."))
+    text, _ = dry(workspace, "LCP is 4.1s on the landing page")
+    assert "anchors: lcp," in text
+    assert pack_ids(workspace, "LCP is 4.1s on the landing page")[:1] == ["lcp-budget"]
+
+
+def test_a_product_name_is_no_concept_word(workspace: Path) -> None:
+    # A team without a memory for its monitoring stack gets nothing for its dashboards, not the
+    # deploy checklist that mentions monitoring.
+    storefront(workspace / ".engram")
+    assert pack_ids(workspace, "writing Prometheus alerting rules and Grafana dashboards") == []
