@@ -83,9 +83,10 @@ class Memory(NamedTuple):
 SAFETY_KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secret", "unicode")
 
 # The version of the safety rules whose verdicts the index holds: the first 12 hex digits of
-# the sha256 of engram/safety/*.py, sorted by name and joined. A stored verdict from other rules
+# the sha256 of engram/safety/*.py, sorted by name and joined, then the line model they read
+# (engram/safety/line_model.bin). A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "189514668986"
+SCANNER_VERSION = "8a44a3657ff3"
 
 
 class Finding(NamedTuple):

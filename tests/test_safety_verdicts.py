@@ -38,7 +38,9 @@ def sha(text: str) -> str:
 
 
 def test_scanner_version_is_the_hash_of_the_rules() -> None:
-    files = sorted((ROOT / "engram" / "safety").glob("*.py"))
+    # the rules and the line model they read (engram/safety/learned.py)
+    files = sorted((ROOT / "engram" / "safety").glob("*.py")) + [
+        ROOT / "engram" / "safety" / "line_model.bin"]
     digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()[:12]
     assert SCANNER_VERSION == digest, f"the safety rules changed: set SCANNER_VERSION = {digest!r}"
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple
 
 from engram.model import SAFETY_KINDS, Finding
+from engram.safety import learned
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.decode import (
     BLOB_RE,
@@ -1844,20 +1845,51 @@ def _pieces(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
-def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = ()) -> ScanResult:
+def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = (),
+         read_learned: bool = True) -> ScanResult:
     """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
 
     At most one finding per (line, kind): the leftmost. A phrase wrapped across two consecutive
     lines is reported on the line where it starts. A very long line is judged in overlapping
-    pieces (`_pieces`).
+    pieces (`_pieces`). A line no rule finds anything on is read by the line model too
+    (`learned_scores`; `read_learned=False` is the rules alone, for measuring what it adds).
     """
+    lines = list(lines)
     found = _judge(_pieces(lines), read_disguises=True)
+    shipped = learned.model() if read_learned else None
+    if shipped is not None:
+        for number, score in learned_scores(lines, {line for line, _ in found}, shipped,
+                                            learned.THRESHOLD):
+            found[(number, "injection")] = (0, Finding(
+                kind="injection", line=number,
+                detail=f"reads like an injection to the line model ({score:.2f})"))
     ordered = sorted((f for _, f in found.values()), key=lambda f: (f.line, f.kind))
     allowed = frozenset(allow)
     return ScanResult(
         findings=tuple(f for f in ordered if f.kind not in allowed),
         allowed=tuple(f for f in ordered if f.kind in allowed),
     )
+
+
+def learned_scores(lines: list[tuple[int, str]], flagged: Collection[int],
+                   line_model: learned.LineModel, floor: float) -> list[tuple[int, float]]:
+    """The lines no rule flagged whose line-model score passes `floor`, with it, leaving out a
+    line a defence stands beside (`_defended`): an attack quoted as the bad example is the
+    rules' to judge, and the model has no eye for the defence."""
+    low: list[str] = []
+    raw = [text for _, text in lines]
+    out: list[tuple[int, float]] = []
+    for index, (number, text) in enumerate(lines):
+        if number in flagged:
+            continue
+        score = line_model.line_score(text)
+        if score is None or score <= floor:
+            continue
+        if not low:
+            low = [_fold(line).lower() for line in raw]
+        if not _defended(index, low, raw):
+            out.append((number, score))
+    return out
 
 
 # The kinds a disguised line is read again for: what a line says once decoded (a secret's shape
