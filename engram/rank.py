@@ -541,8 +541,10 @@ class Scoring:
             return s.excluded is None or s.excluded == "negated" and s.key in refusals[
                 s.scope_rank]
 
+        # A long task told by a person is judged as a task, not as a description.
+        described = strict and not route.spoken(self.said)
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, strict, familiar, rare, phrase_of(s))
+            route.on_topic(s.evidence, specific, described, familiar, rare, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if weighed(s))
         if (not off_topic and gate and anchors and not path_only
                 and route.judges_short(anchors, lambda t: doc_freq[t] > 0)):

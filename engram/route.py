@@ -676,6 +676,18 @@ def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
         and not known(a)) >= 2
 
 
+# Words a person uses about themselves or their team ("I want", "how do we", "give me"): a
+# description of a rule file ("Definitive guidelines for writing Jenkins pipelines ...") never
+# says them, a developer's long prompt mostly does.
+_PERSONAL = frozenset("i we our ours my mine me us".split())
+
+
+def spoken(said: Sequence[str]) -> bool:
+    """Whether the prompt's words (`said_words`) speak as a person: then a long prompt is a
+    task told at length, not a description (see `on_topic`'s `strict`)."""
+    return not _PERSONAL.isdisjoint(said)
+
+
 def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, int]:
     """(specific anchors met outside the body, specific anchors met anywhere): the words rare
     enough to say what a memory is about, where it states its topic and in all. A compound

@@ -1633,3 +1633,39 @@ def test_a_bug_report_saying_not_turns_nothing_down(workspace: Path, query: str,
                                                     wanted: str) -> None:
     data_platform(workspace / ".engram")
     assert wanted in pack_ids(workspace, query)
+
+
+def firmware(root: Path) -> None:
+    # Thirty memories: three others read the boot log, capture it and name the site, so of the
+    # coredump notes' words only the tag "crash" is its own.
+    put(root, "coredump.md", mem("coredump-notes", "knowledge", tags=["coredump", "crash-dumps"],
+                                 summary="Coredumps on the sensor nodes.",
+                                 body="Capture the crash site to flash and read it out after the "
+                                      "next boot; the fault handler stores the registers."))
+    for n in range(3):
+        put(root, f"gateway{n}.md", mem(f"gateway-{n}", tags=[f"gateway{n}"],
+                                        summary=f"Gateway {n} of the apiary.",
+                                        body="Read the boot log of the site gateway and capture "
+                                             "it before a reboot."))
+    for n in range(26):
+        put(root, f"topic{n}.md", mem(f"topic-{n}", tags=[f"topic{n}"],
+                                      summary=f"Conventions of area {n}.",
+                                      body=f"Area {n} follows the shared conventions."))
+
+
+def test_a_long_task_told_by_a_person_is_judged_as_a_task(workspace: Path) -> None:
+    # Thirteen content words, most of them new: as a description it would need two specific
+    # words in the memory's names or summary; told by someone ("I want", "we can") one tag and
+    # the body's words are the task.
+    firmware(workspace / ".engram")
+    assert pack_ids(workspace, "field units reboot at random overnight; I want the crash site "
+                               "captured and read out after the next boot so we can see what "
+                               "happened")[:1] == ["coredump-notes"]
+
+
+def test_a_long_description_still_needs_two_stated_words(workspace: Path) -> None:
+    # The same words as the description of a rule file nobody here wrote: one tag is not enough.
+    firmware(workspace / ".engram")
+    assert ok(load(workspace, "Definitive guidelines for field units that reboot at random "
+                              "overnight: crash reporting dashboards, alert routing and "
+                              "on-call rotations for mobile operators")) == EMPTY
