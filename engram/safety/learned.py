@@ -21,7 +21,9 @@ import sys
 import unicodedata
 import zlib
 from array import array
+from itertools import repeat
 from pathlib import Path
+from zlib import crc32
 
 MODEL = Path(__file__).with_name("line_model.bin")
 _MAGIC = b"ENGRAM-LINES-1\n"
@@ -38,6 +40,8 @@ PIECE = 400  # a long line is read in pieces of about this many characters, at s
 _WORD = re.compile(r"[^\W_]+")
 _WORD_CHAR = re.compile(r"\w")
 _SPACES = re.compile(r"\s+")
+_MASK = (1 << FEATURE_BITS) - 1
+_WORD_SEED, _PAIR_SEED, _RUN_SEED = (zlib.crc32(prefix) for prefix in (b"w:", b"b:", b"c:"))
 
 
 def units(text: str) -> list[str]:
@@ -63,14 +67,18 @@ def _readable(piece: str) -> bool:
 
 def features(unit: str) -> list[int]:
     """The hashed features of a unit (from `units`): its words, word pairs and four-character
-    runs, each once, sorted."""
+    runs, each once, sorted. A feature is the CRC-32 of its family's prefix and its text, the
+    prefix's CRC carried on (`zlib.crc32(text, crc32(prefix))`) so no string is joined."""
     words = _WORD.findall(unit)
-    found = {"w:" + word for word in words}
-    found.update("b:" + first + " " + second for first, second in
+    found = {crc32(word.encode(), _WORD_SEED) for word in words}
+    found.update(crc32(f"{first} {second}".encode(), _PAIR_SEED) for first, second in
                  zip(words, words[1:], strict=False))
-    found.update("c:" + unit[at:at + 4] for at in range(len(unit) - 3))
-    mask = (1 << FEATURE_BITS) - 1
-    return sorted({zlib.crc32(name.encode("utf-8")) & mask for name in found})
+    if unit.isascii():  # one encoding, sliced: in ASCII a character is a byte
+        raw = unit.encode()
+        found.update(crc32(raw[at:at + 4], _RUN_SEED) for at in range(len(raw) - 3))
+    else:
+        found.update(crc32(unit[at:at + 4].encode(), _RUN_SEED) for at in range(len(unit) - 3))
+    return sorted({f & _MASK for f in found})
 
 
 class LineModel:
@@ -97,8 +105,7 @@ class LineModel:
         found = features(unit)
         if not found:
             return self.bias
-        get = self.weights.get
-        return sum(get(f, 0.0) for f in found) + self.bias
+        return sum(map(self.weights.get, found, repeat(0.0))) + self.bias
 
     def to_bytes(self) -> bytes:
         keys = array("I", sorted(self.weights))
