@@ -18,7 +18,9 @@ the same bytes.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from safety_report import DEV_SET, PARTS, UNTUNED, Item, read_items  # noqa: E402
 
-from engram.safety import learned, scan  # noqa: E402
+from engram.safety import learned, learned_scores, scan  # noqa: E402
 
 ATTACKS = ("injection", "exfiltration", "role-play")
 POSITIVE_WEIGHT = 3.0  # attacks are a tenth of the lines
@@ -51,25 +53,22 @@ def honest_files() -> list[str]:
     return [p.read_text("utf-8", errors="replace") for p in paths]
 
 
-def matrix(units: list[str], columns: dict[int, int]) -> sparse.csr_matrix:
-    rows, cols, vals = [], [], []
-    for row, unit in enumerate(units):
-        every = learned.features(unit)
+def matrix(features: list[list[int]], columns: dict[int, int]) -> sparse.csr_matrix:
+    rows, cols = [], []
+    for row, every in enumerate(features):
         found = [columns[f] for f in every if f in columns]
         rows += [row] * len(found)
         cols += found
-        vals += [1.0] * len(found)
-    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(units), len(columns)))
+    return sparse.csr_matrix(([1.0] * len(rows), (rows, cols)),
+                             shape=(len(features), len(columns)))
 
 
 def fit(positives: list[str], negatives: list[str]) -> learned.LineModel:
-    counts: dict[int, int] = {}
-    for unit in [*positives, *negatives]:
-        for f in learned.features(unit):
-            counts[f] = counts.get(f, 0) + 1
+    features = [learned.features(unit) for unit in [*positives, *negatives]]
+    counts = Counter(f for every in features for f in every)
     kept = sorted(f for f, n in counts.items() if n >= MIN_UNITS)
     columns = {f: i for i, f in enumerate(kept)}
-    x = matrix([*positives, *negatives], columns)
+    x = matrix(features, columns)
     y = np.array([1.0] * len(positives) + [0.0] * len(negatives))
     weight = np.where(y > 0, POSITIVE_WEIGHT, 1.0)
 
@@ -97,19 +96,22 @@ def train(items: list[Item], honest: list[str]) -> learned.LineModel:
         units = item_units(item.text)
         if not item.hostile:
             negatives += units
-        elif item.expect in ATTACKS and units:
-            (positives.extend if len(units) <= SHORT else planted.append)(units)  # type: ignore
+        elif item.expect in ATTACKS and len(units) > SHORT:
+            planted.append(units)
+        elif item.expect in ATTACKS:
+            positives += units
     first = fit(positives, negatives)
     chosen = [max(units, key=first.score) for units in planted]
     return fit(positives + chosen, negatives)
 
 
-def rules_print(text: str) -> bool:
-    return not scan(enumerate(text.splitlines(), start=1), read_learned=False).findings
-
-
-def item_score(model: learned.LineModel, text: str) -> float:
-    return max((model.score(u) for u in item_units(text)), default=-99.0)
+def read(model: learned.LineModel, text: str) -> tuple[bool, float]:
+    """Whether the rules print the text, and the model's highest score on it as the scan reads
+    it (`learned_scores`: no line a rule flags, none a defence stands beside)."""
+    lines = list(enumerate(text.splitlines(), start=1))
+    flagged = {f.line for f in scan(lines, read_learned=False).findings}
+    scores = learned_scores(lines, flagged, model, -math.inf)
+    return not flagged, max((score for _, score in scores), default=-math.inf)
 
 
 def folds(k: int) -> None:
@@ -125,7 +127,7 @@ def folds(k: int) -> None:
             for item in parts[part]:
                 if item.hostile and item.expect not in ATTACKS:
                     continue
-                scored.append((item.hostile, rules_print(item.text), item_score(model, item.text)))
+                scored.append((item.hostile, *read(model, item.text)))
         print(f"fold {', '.join(group)} done", file=sys.stderr)
     attacks = [s for s in scored if s[0] and s[1]]
     honest_printed = [s for s in scored if not s[0] and s[1]]
