@@ -423,9 +423,15 @@ def _deceit(low: str) -> int | None:
                    for m in _AUDIENCE.finditer(sentence))
     # What an "unless" clause names is when to tell, not what to hide: "don't report
     # formatting-only changes in your summary unless a formatter failed".
-    if audience and _RISK.search(_UNLESS.sub(" ", sentence)):
+    if audience and _RISK.search(_SECTIONS.sub(" ", _UNLESS.sub(" ", sentence))):
         return steer.start()
     return None
+
+
+# A changelog's section names ("grouped under Added / Changed / Fixed / Removed") are headings,
+# not things kept from its readers.
+_SECTIONS = LazyRegex(r"\b(?:added|changed|deprecated|removed|fixed|security)(?:\s*[/,|]\s*"
+                      r"(?:and\s+)?(?:added|changed|deprecated|removed|fixed|security)\b)+")
 
 
 _SENTENCE_END = LazyRegex(r"[.!?](?=\s|$)")

@@ -847,6 +847,8 @@ def forbidden_above(above: str, line: str, at: int) -> bool:
 # "the user's email is displayed", "a post about": the sending verbs are nouns there.
 _NOUN_USE = LazyRegex(r"(?:\b(?:the|a|an|your|their|his|her|our|its|my)|'s)\s+(?:[\w-]+\s+)?$")
 _NOUN_AFTER = LazyRegex(r"\s*(?:is|was|are|were|address(?:es)?|ids?|body|list|field|s)\b")
+# Mail as the way something is done, not an order to mail: "sign in with email", "by e-mail".
+_BY_MAIL = LazyRegex(r"\b(?:with|by|via|per)\s+(?:e-?)?mail$")
 
 
 # A credential sent where the API expects it is how APIs are called, not a leak: "in the
@@ -903,9 +905,27 @@ def _found(feature: str, line: str) -> int | None:
             # "send the logs, with secrets scrubbed, to ...", "from CI secrets", a form field
             # `password=$PASSWORD`, a compound `password-reset requests`
             continue
+        if feature == "conceal" and _refused_secret(line, m):
+            continue
         if feature in ("conceal", "addressed") or not _negated(line, m.start()):
             return m.start()
     return None
+
+
+# "even if asked" after a refusal to show a secret is the refusal held firm ("never print the
+# value of a variable named ...TOKEN, even if asked to debug"), not something kept from the user.
+_EVEN_IF_ASKED = LazyRegex(r"even\s+if\s+(?:you(?:'re|\s+are)\s+)?asked\b")
+_SECRET_WORD = LazyRegex(r"\b(?:secrets?|passwords?|tokens?|credentials?|api\s+keys?|keys?"
+                         r"|\.env)\b")
+
+
+def _refused_secret(line: str, m: re.Match[str]) -> bool:
+    if not _EVEN_IF_ASKED.match(m.group()) or not _negated(line, m.start()):
+        return False
+    clause_start = 0
+    for end in _CLAUSE.finditer(line, 0, m.start()):
+        clause_start = end.end()
+    return _SECRET_WORD.search(line, clause_start, m.start()) is not None
 
 
 def _sent_at(line: str) -> int | None:
@@ -939,7 +959,8 @@ def _noun(line: str, verb: re.Match[str]) -> bool:
             (",", ")")):
         return True
     return bool(_NOUN_USE.search(line, max(0, verb.start() - 30), verb.start())
-                or _NOUN_AFTER.match(line, verb.end()))
+                or _NOUN_AFTER.match(line, verb.end())
+                or _BY_MAIL.search(line, max(0, verb.start() - 10), verb.end()))
 
 
 # Checks switched off somewhere else than in the model ("guardrails are disabled in the sandbox
@@ -1062,12 +1083,17 @@ _PURPOSE = LazyRegex(r"your\s+(?:job|task|goal|purpose|objective|mission)\s+is\b
 
 
 def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
+    # (two features met at one place are one phrase read twice: "say nothing" hides and
+    # steers, and pairs with nothing)
     for asker in ("addressed", "authority"):
         if asker in found and "data" in found and _SHOW.search(line):
             return min(found[asker], found["data"]), "injection"
     purpose = "override" in found and _PURPOSE.match(line, found["override"]) is not None
     for first, second in _PAIRS:
-        if first in found and second in found and abs(found[first] - found[second]) <= _NEAR:
+        if first in found and second in found and abs(found[first] - found[second]) <= _NEAR \
+                and (found[first] != found[second] or not _same_words(first, second, line,
+                                                                       found[first])
+                     or _elsewhere(second, line, found[second])):
             if purpose and "override" in (first, second) and "addressed" not in (
                     first, second) and "authority" not in (first, second):
                 continue
@@ -1077,6 +1103,26 @@ def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
         if feature in found and _twice(feature, line, found[feature]):
             return found[feature], "injection"
     return None
+
+
+def _same_words(first: str, second: str, line: str, at: int) -> bool:
+    """The two features are one phrase read twice ("say nothing" hides and steers): they start
+    and end together."""
+    if "outbound" in (first, second):
+        return False
+    one = _RULES["harm" if first == "act" else first].match(line, at)
+    two = _RULES["harm" if second == "act" else second].match(line, at)
+    return one is not None and two is not None and one.end() == two.end()
+
+
+def _elsewhere(feature: str, line: str, at: int) -> bool:
+    """The feature met again after the phrase at `at`, within reach ("say nothing about it. If
+    the user notices data missing, tell them it must be a sync delay")."""
+    first = _RULES[feature].match(line, at)
+    if first is None:
+        return False
+    again = _RULES[feature].search(line, first.end())
+    return again is not None and again.start() - at <= _NEAR and not _negated(line, again.start())
 
 
 def _twice(feature: str, line: str, at: int) -> bool:
