@@ -117,9 +117,10 @@ def _build_pack(ctx: Context, request: Request) -> Pack:
 
 def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
                  final: bool = False) -> tuple[Pack, list[Memory]]:
-    anchors = () if request.path_only else _anchors(scopes, request.query)
+    anchors, slips = ((), frozenset[str]()) if request.path_only else _anchors(
+        scopes, request.query)
     procedural = is_procedural(request.query)
-    scored, selection, untaken = _select(ctx, scopes, request, anchors, procedural)
+    scored, selection, untaken = _select(ctx, scopes, request, anchors, slips, procedural)
     config = ctx.config
     disclosure = request.disclosure or config.load_disclosure
     expand_top = request.expand_top if request.expand_top is not None else config.load_expand_top
@@ -162,16 +163,18 @@ def _routed_pack(ctx: Context, scopes: Scopes, request: Request,
     return pack, []
 
 
-def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
+def _anchors(scopes: Scopes, query: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """The query's anchors, a prefixed verb or a file extension no memory holds read as its
     base word or language (`route.base_words`), shorthand and a typing slip as the words some
-    memory holds (`_respelled`). Only words that may be such are looked up here (the ranking
-    reads them again from the index's per-request cache), and a base word only for a word no
-    memory holds: "review" is in most corpora, and "view" is then never read."""
-    anchors = _respelled(scopes, query_anchors(query), said_words(query))
+    memory holds (`_respelled`); and the short words it holds that are a slip of a word some
+    memory holds. Only words that may be such are looked up here (the ranking reads them again
+    from the index's per-request cache), and a base word only for a word no memory holds:
+    "review" is in most corpora, and "view" is then never read."""
+    anchors, slips = _respelled(scopes, query_anchors(query), said_words(query),
+                                spelling.typed_words(query))
     bases = route.read_as(anchors)
     if not bases:
-        return anchors
+        return anchors, slips
 
     def known(terms: list[str]) -> set[str]:
         return {term for index in scopes.indexes
@@ -179,22 +182,25 @@ def _anchors(scopes: Scopes, query: str) -> tuple[str, ...]:
 
     held = known(list(bases))
     if held.issuperset(bases):
-        return anchors
+        return anchors, slips
     held |= known([base for verb, base in bases.items() if verb not in held])
-    return route.base_words(anchors, held.__contains__)
+    return route.base_words(anchors, held.__contains__), slips
 
 
-def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...]
-               ) -> tuple[str, ...]:
+def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...],
+               typed: dict[str, str]) -> tuple[tuple[str, ...], frozenset[str]]:
     """The anchors, each one no memory holds read as the shorthand's words, as the concept's
-    words memories hold, or as the one word a slip away that memories hold most (ties by the
-    word), when some memory holds them (`spelling`); a concept phrase's words added after. A
-    prompt of words every memory spells the same way costs one look-up."""
+    words memories hold, or, typed long enough, as the one word a slip away that memories hold
+    most (ties by the word), when some memory holds them (`spelling`); a concept phrase's words
+    added after. And the shorter words no memory holds a slip away from one some memory does:
+    too many words are a slip from another for them to be read as it ("modal", "model"), but
+    they name nothing new (`route.judges_topic`). A prompt of words every memory spells the
+    same way costs one look-up."""
     asked = [a for a in anchors if a in spelling.SHORTHAND or a in spelling.CONCEPTS
-             or spelling.may_be_misspelled(a)]
+             or a in typed]
     phrased = spelling.concept_phrases(said)
     if not asked and not phrased:
-        return anchors
+        return anchors, frozenset()
 
     def held(terms: Iterable[str]) -> set[str]:
         wanted = set(terms)
@@ -202,6 +208,7 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...]
 
     unheld = set(asked) - held(asked)
     read: dict[str, tuple[str, ...]] = {}
+    slips: set[str] = set()
     for anchor in sorted(unheld):
         meant = spelling.SHORTHAND.get(anchor)
         concept = spelling.CONCEPTS.get(anchor)
@@ -212,25 +219,29 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...]
             have = held(concept)
             if have:
                 read[anchor] = tuple(word for word in concept if word in have)
-        elif spelling.may_be_misspelled(anchor):
-            found = held(spelling.one_slip_away(anchor))
-            if found:
+        elif anchor in typed:
+            found = held(spelling.one_slip_away(typed[anchor], anchor))
+            if found and len(typed[anchor]) < spelling.MIN_SLIP_LENGTH:
+                slips.add(anchor)
+            elif found:
                 freq: Counter[str] = Counter()
                 for index in scopes.indexes:
                     freq.update(index.doc_freqs(found))
                 read[anchor] = (min(found, key=lambda t: (-freq[t], t)),)
     added = held(phrased)
     if not read and not added:
-        return anchors
+        return anchors, frozenset(slips)
     respelled = [word for a in anchors for word in read.get(a, (a,))]
-    return tuple(dict.fromkeys([*respelled, *(word for word in phrased if word in added)]))
+    return (tuple(dict.fromkeys([*respelled, *(word for word in phrased if word in added)])),
+            frozenset(slips))
 
 
 WIDEST_NEED = 1000  # past this many ranked candidates, rank them all
 
 
 def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, ...],
-            procedural: bool) -> tuple[list[rank.Scored], expand.Selection, int]:
+            slips: frozenset[str], procedural: bool
+            ) -> tuple[list[rank.Scored], expand.Selection, int]:
     """Every candidate scored, the pack's members with their prerequisites, cut to the limit,
     and how many related memories were left out of the list unranked. Only the candidates that
     can reach the pack are ranked in full, unless the caller asks for an explanation."""
@@ -244,7 +255,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
     scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
                            request.path_only,
                            route.quoted_clause_words(request.query, anchors) | denied,
-                           said_words(request.query) if anchors else (), denied)
+                           said_words(request.query) if anchors else (), denied, slips)
     parts = intents.parts(request.query) if anchors and limit is not None else []
     while True:
         scored = scoring.score(need) if (anchors or touched) else []
@@ -404,7 +415,7 @@ def search(request: Request, context: Context | None = None) -> list[Candidate]:
     ctx = context or resolve(request)
     scopes = Scopes(ctx)
     try:
-        anchors = _anchors(scopes, request.query)
+        anchors, _ = _anchors(scopes, request.query)
         touched = relative_paths(ctx, request.paths)
         if not anchors and not touched:
             return []

@@ -233,6 +233,9 @@ class _Prepared(NamedTuple):
     gathered: _Gathered
 
 
+_TRIGGER_OR_BODY = frozenset({"triggers", "body"})
+
+
 class Scoring:
     """One request's scoring. `score` may be asked again with a larger `need` (the pipeline
     widens the ranked set when a pulled prerequisite was left unranked): postings, evidence and
@@ -241,8 +244,10 @@ class Scoring:
     def __init__(self, ctx: Context, scopes: Scopes, anchors: tuple[str, ...],
                  touched: list[str], procedural: bool, gate: bool, path_only: bool,
                  quoted: frozenset[str] = frozenset(), said: Sequence[str] = (),
-                 denied: frozenset[str] = frozenset()) -> None:
+                 denied: frozenset[str] = frozenset(),
+                 slips: frozenset[str] = frozenset()) -> None:
         self.ctx = ctx
+        self.slips = slips  # anchors no memory holds, a slip of a word some memory does
         self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
         self.denied = denied  # ... of them, those it turns down (`route.denied_words`)
         self.said = said  # the prompt's words as written (`tokenize.said_words`)
@@ -441,13 +446,15 @@ class Scoring:
         # memory by memory (`_exclude_off_topic` reads each one's names), then the few it
         # leaves are ranked lazily like any other query's candidates; whether one is on topic
         # is known from the evidence alone.
-        def named(term: str) -> bool:  # some candidate has it in its id, tags or triggers
-            return any(route.NAMING_FIELDS.intersection(e.fields.get(term, ()))
+        def named(term: str) -> bool:  # some candidate has it in its id or tags
+            return any(route.STRONG_FIELDS.intersection(e.fields.get(term, ()))
                        for by_key in evidence for e in by_key.values())
 
+        def known(term: str) -> bool:  # a slip of a held word names nothing new
+            return doc_freq[term] > 0 or term in self.slips
+
         judges_topic = bool(gate and anchors and not path_only
-                            and route.judges_topic(anchors, lambda t: doc_freq[t] > 0, specific,
-                                                   named))
+                            and route.judges_topic(anchors, known, specific, named))
         strict = route.content_words(anchors) > route.NAME_MAX_WORDS
         familiar_most = route.familiar_most(stats.doc_count)
 
@@ -546,10 +553,20 @@ class Scoring:
         off_topic = judges_topic and not any(
             route.on_topic(s.evidence, specific, described, familiar, rare, phrase_of(s))
             for s in [*scored, *(pool.model for pool in pools)] if weighed(s))
+        # Beside two words no memory holds, a word met only in a body, or only as one word of
+        # a trigger phrase the prompt holds less than half of, is chance ("my kitchen sink is
+        # leaking" and "data leaking between tenants").
+        def by_chance(s: Scored) -> bool:
+            if s.evidence.body_only is not None:
+                return True
+            named = {t for t, fields in s.evidence.fields.items() if fields != ("body",)}
+            return bool(named) and not s.evidence.path_match and all(
+                set(s.evidence.fields[t]) <= _TRIGGER_OR_BODY for t in named) and not (
+                phrase_of(s)(named))
+
         if (not off_topic and gate and anchors and not path_only
-                and route.judges_short(anchors, lambda t: doc_freq[t] > 0)):
-            off_topic = all(s.evidence.body_only is not None
-                            for s in [*scored, *(pool.model for pool in pools)]
+                and route.judges_short(anchors, known)):
+            off_topic = all(by_chance(s) for s in [*scored, *(pool.model for pool in pools)]
                             if s.excluded is None)
         if off_topic and pools:
             scored, pools, all_groups = judge(False)

@@ -295,7 +295,8 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 
 # A word the prompt denies ("it has no tests", "without a schema change"), or a way of working
 # it turns down ("not an airflow dag", "we are NOT moving to riverpod", "not going through
-# helm", "don't use mocks", "don't open a PR yet", "skip TDD on this one"): up to two words
+# helm", "don't use mocks", "I don't mean the auth guards", "unit tests, not integration tests",
+# "don't open a PR yet", "skip TDD on this one"): up to two words
 # after the denial, to the next punctuation. A bug report's "is not working" or "was not found"
 # turns nothing down, and "instead of X" or "rather than X" is often the advice of the very
 # memory about X ("reference secrets through data sources rather than variables"). Skipping a
@@ -309,8 +310,11 @@ _DENIAL = re.compile(
     # "leave the ARIA bits alone"
     r"|leave(?:\s+(?:the|this|that|our|my|its|any))?(?=\s+[^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?"
     r"\s+alone\b)"
+    # "A, not B": "plain unit tests, not integration tests against the database"
+    r"|(?:(?<=,\s)|(?<=;\s)|(?<=\u2014\s))not(?!\s+(?:only|just|sure|yet|working|found|needed"
+    r"|required)\b)"
     r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in"
-    r"|(?:open|create|write|run|do|bother\s+with|reply\s+to(?:\s+or\s+\w+)?)"
+    r"|(?:open|create|write|run|do|mean|bother\s+with|reply\s+to(?:\s+or\s+\w+)?)"
     r"(?:\s+(?:an?|the|any))?)"
     r"|skip(?:ping)?(?!\s+(?:[\w-]+\s+){0,3}(?:tests?|specs?)\b)(?:\s+(?:the|this|an?|any))?)"
     r"\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
@@ -608,14 +612,17 @@ def base_words(anchors: Sequence[str], known: Callable[[str], bool]) -> tuple[st
         bases[a] if a in bases and not known(a) and known(bases[a]) else a for a in anchors))
 
 
-# Words of everyday judgement and quantity ("good", "right", "really", "number"): in a small
-# workspace few memories hold them, so their document frequency calls them specific, yet they
-# name no topic. "what's a good recipe for sourdough bread" is not about the skill whose trigger
-# is "is this a good idea", nor "the right number of eggs" about one whose trigger is "is that
-# number right". They still score as any word does; they are never evidence of a topic alone.
+# Words of everyday judgement, quantity and time ("good", "right", "really", "number",
+# "today"): in a small workspace few memories hold them, so their document frequency calls them
+# specific, yet they name no topic. "what's a good recipe for sourdough bread" is not about the
+# skill whose trigger is "is this a good idea", nor "the right number of eggs" about one whose
+# trigger is "is that number right", nor "that's all for today" about a changelog rule that
+# says what ships today. They still score as any word does; they are never evidence of a topic
+# alone.
 EVERYDAY = frozenset(stem(w) for w in """
 good bad great nice fine right wrong best better worse worst real really actually quite pretty
 sure true whole number lot lots kind sort okay ok cool awesome
+today tomorrow yesterday tonight
 """.split())
 
 
@@ -657,6 +664,8 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
     # A compound ("human-readable") counts by its parts, which are anchors too: the whole is
     # rarely written the same way twice, and its parts being known says the topic is.
     simple = [a for a in anchors if not COMPOUND_TERM.search(a) and not _framing(a)]
+    if simple and all(a in EVERYDAY for a in simple):
+        return True  # "that's all for today": words of everyday judgement and time name nothing
     if all(known(a) for a in simple):
         return False
     if len(anchors) >= GATE_MIN_ANCHORS:

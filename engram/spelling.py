@@ -12,6 +12,7 @@ more whose first two letters stay: shorter words are one slip away from too many
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Sequence
 
@@ -97,19 +98,29 @@ def concept_phrases(said: Sequence[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
-MIN_SLIP_LENGTH = 8  # letters of a word read for a typing slip
+MIN_SLIP_LENGTH = 8  # letters of a word as typed, read as the word a slip away
+MIN_SLIP_NOTICED = 5  # letters of a word as typed, set aside when it is a slip of a held word
 _LETTERS = string.ascii_lowercase
+_TYPED = re.compile(r"[a-z]+")
 
 
-def may_be_misspelled(anchor: str) -> bool:
-    """A plain word long enough to be read for one slip."""
-    return len(anchor) >= MIN_SLIP_LENGTH and anchor.isascii() and anchor.isalpha()
+def typed_words(query: str) -> dict[str, str]:
+    """Each stem of the query's plain words, with the longest word typed for it: a slip is read
+    in what was typed, since its stem may be shorter ("alginment" stems to "algin") or not a
+    stem of anything."""
+    typed: dict[str, str] = {}
+    for word in _TYPED.findall(query.lower()):
+        if len(word) >= MIN_SLIP_NOTICED:
+            stemmed = stem(word)
+            if len(word) > len(typed.get(stemmed, "")):
+                typed[stemmed] = word
+    return typed
 
 
-def one_slip_away(anchor: str) -> list[str]:
-    """The stems of every word one slip from the anchor (a stem itself), sorted: what the typist
-    may have meant."""
-    word = anchor
+def one_slip_away(typed: str, anchor: str) -> list[str]:
+    """The stems of every word one slip from the word as typed, sorted, the anchor (its stem)
+    left out: what the typist may have meant."""
+    word = typed
     edits = {word[:i] + word[i + 1:] for i in range(len(word))}
     edits.update(word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1))
     for i in range(len(word) + 1):

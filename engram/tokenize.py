@@ -107,10 +107,12 @@ yourselves want wants make makes made new way ways thing things something anythi
 ain aren couldn didn doesn don hadn hasn haven isn mustn shan shouldn wasn weren won wouldn
 """.split())
 
-# Words that say nothing about a memory's topic: every memory is a rule, skill or note.
+# Words that say nothing about a memory's topic: every memory is a rule, skill or note, and a
+# greeting or a thank-you is said to the agent, not about the work.
 GENERIC_WORDS = frozenset("""
 rule rules knowledge memory memories skill skills agent agents context engram task tasks guideline
 guidelines instruction instructions note notes please help
+thank thanks hello hi hey bye goodbye sorry
 """.split())
 
 # Mark a task as procedural (skills get a boost) without being anchors themselves.
@@ -253,8 +255,9 @@ def _stems_of_chunk(chunk: str) -> tuple[str, ...]:
 # The stems of GENERIC_WORDS | PROCEDURAL_WORDS, written out so a query never needs the
 # stemmer just to drop them (tests/test_tokenize.py holds this equal to the computed set).
 GENERIC_STEMS = frozenset({
-    "agent", "context", "engram", "guidelin", "help", "instruct", "knowledg", "memori", "note",
-    "pleas", "rule", "skill", "step", "task", "workflow",
+    "agent", "bye", "context", "engram", "goodby", "guidelin", "hello", "help", "hey", "hi",
+    "instruct", "knowledg", "memori", "note", "pleas", "rule", "skill", "sorri", "step", "task",
+    "thank", "workflow",
 })
 
 

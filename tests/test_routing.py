@@ -1421,6 +1421,54 @@ def test_a_short_prompt_met_only_by_a_common_word_is_about_nothing_here(workspac
     assert pack_ids(workspace, "retry the failed webhook for Acme")[:1] == ["webhooks"]
 
 
+def test_a_b_not_c_and_i_dont_mean_turn_the_other_memory_down(workspace: Path) -> None:
+    # "unit tests, not integration tests against the database" asks for the unit-test rule;
+    # the integration rule named by the denied words stays out. "I don't mean the auth guards"
+    # no longer reads as a description of the CI rule's exclusion ("Not for auth guards").
+    root = workspace / ".engram"
+    put(root, "unit.md", mem("unit-testing", tags=["unit", "jest"],
+                             summary="Unit tests with Jest next to the file under test.",
+                             body="Mock the network; one behaviour per test."))
+    put(root, "integration.md", mem("integration-tests", tags=["integration", "database"],
+                                    summary="Integration tests run against a real database.",
+                                    body="Reset the database before each integration test."))
+    put(root, "actions.md", mem("actions-security", tags=["ci", "actions"],
+                                summary="Hardening CI workflows: pin third-party actions.",
+                                body="Pin every third-party action to a commit SHA.\n\n"
+                                     "Not for auth guards in the app."))
+    pack = pack_ids(workspace, "write plain unit tests for the date util, not integration tests "
+                               "against the database")
+    assert pack[:1] == ["unit-testing"] and "integration-tests" not in pack, pack
+    assert pack_ids(workspace, "harden our CI workflows against compromised third-party "
+                               "actions, I don't mean the app's auth guards")[:1] == [
+        "actions-security"]
+
+
+def test_a_word_of_a_trigger_phrase_is_no_name_for_a_short_prompt(workspace: Path) -> None:
+    # "write" of "write tests" and "leak" of "data leaking between tenants" are in the testing
+    # and tenancy rules' triggers, not in their ids or tags: a limerick about cats and a leaking
+    # sink meet them by chance. The phrase itself, or the rule's tag, still finds them.
+    root = workspace / ".engram"
+    put(root, "testing.md", mem("testing-conventions", tags=["jest", "testing"],
+                                triggers=["write tests", "unit test"],
+                                directive="Write unit tests next to the file they test.",
+                                body="Mock the network, never the module under test."))
+    put(root, "tenancy.md", mem("tenant-filter", tags=["tenancy"],
+                                triggers=["data leaking between tenants", "tenant filter"],
+                                directive="Every query filters by tenant id."))
+    put(root, "changelog.md", mem("release-changelog", tags=["changelog", "release"],
+                                  directive="Write the changelog entry for what ships today.",
+                                  body="Entries say what users see, newest first."))
+    for query in ["write a limerick about cats", "my kitchen sink is leaking, what should I do?",
+                  "thanks, that's all for today!"]:
+        assert ok(load(workspace, query)) == EMPTY, query
+    assert pack_ids(workspace, "write tests for the price formatter")[:1] == [
+        "testing-conventions"]
+    assert pack_ids(workspace, "data leaking between tenants in the reports")[:1] == [
+        "tenant-filter"]
+    assert pack_ids(workspace, "update the changelog")[:1] == ["release-changelog"]
+
+
 def test_an_important_note_is_not_about_imports(workspace: Path) -> None:
     # "IMPORTANT:" opens many rules; the stemmer made it "import", so every such rule matched a
     # task about imports. Accessibility is not access control either.

@@ -42,6 +42,33 @@ def test_a_typing_slip_is_read_as_the_word_the_memories_hold(workspace: Path) ->
     assert "anchors: migrat, copay, col" in text
 
 
+def test_a_slip_is_read_in_the_word_as_typed_not_in_its_stem(workspace: Path) -> None:
+    # "exceptoins" stems to "exceptoin", and "dependecies" to "dependeci", neither eight
+    # letters: read as typed, each is one slip from the word the memories hold.
+    clinic(workspace / ".engram")
+    assert pack_ids(workspace, "the crash shows exceptoins in the log")[:1] == ["debugging"]
+    assert pack_ids(workspace, "update the dependecies for the worker")[:1] == [
+        "dependency-updates"]
+
+
+def test_a_short_slip_names_nothing_new(workspace: Path) -> None:
+    # "keybord" is typed too short to be read as "keyboard" (too many short words are a slip
+    # from another), but it is no new topic either: the pack the prompt's other words make
+    # stays, where the zero-match rule used to empty it.
+    root = workspace / ".engram"
+    clinic(root)
+    put(root, "a11y.md", mem("web-accessibility", "rule", tags=["accessibility"],
+                             summary="Accessibility of every page.",
+                             body="Every control is usable with the keyboard; date pickers "
+                                  "too."))
+    assert pack_ids(workspace, "make the date picker usable with the keyboard")[:1] == [
+        "web-accessibility"]
+    assert pack_ids(workspace, "make the date picker usable with the keybord")[:1] == [
+        "web-accessibility"]
+    # A word of its own that is no slip still keeps a prompt about nothing here empty.
+    assert pack_ids(workspace, "write a haiku about autumn leaves") == []
+
+
 def test_shorthand_is_read_as_the_words_it_stands_for(workspace: Path) -> None:
     clinic(workspace / ".engram")
     assert pack_ids(workspace, "bump deps, whatever is safe") == ["dependency-updates"]
