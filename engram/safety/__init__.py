@@ -1384,7 +1384,10 @@ _QUOTED_SPAN_RE = LazyRegex(_SPEECH + r'|`[^`]{4,}`|\'[^\']{12,}\''
 _DEFENCE_RE = LazyRegex(
     r"\b(?:(?:never|do\s+not|don'?t|must\s+not|does\s+not|doesn'?t)\s+(?:to\s+)?(?:follow|obey"
     r"|act\s+on|execute|comply|run)|not\s+to\s+(?:follow|obey|act\s+on|comply)"
-    r"|refus(?:e|es|ed|al)|reject(?:s|ed)?|block(?:s|ed)?|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
+    # (the verb, not a block of code: "run the block above")
+    r"|refus(?:e|es|ed|al)|reject(?:s|ed)?"
+    r"|(?<!the\s)(?<!this\s)(?<!that\s)(?<!code\s)(?<!a\s)(?<!each\s)(?<!next\s)block(?:s|ed)?"
+    r"(?!\s+(?:above|below|of\s+code|quote))|flag(?:s|ged)?|detect(?:s|ed|ion|or)?"
     r"|(?:prompt[\s-])?injections?|jailbreaks?|red[\s-]team|malicious|untrusted|attacks?"
     r"|attackers?|as\s+data|guard(?:rail)?s?|classifier|saniti[sz]\w*|defen[cs]es?"
     # the bad example labelled as such ("Example - Vulnerable:", "an insecure prompt")

@@ -300,6 +300,52 @@ BECOME_WORDS = (
     frozenset(("no", "without", "don", "dont", "not", "never", "everything", "obeys",
                "forbidden", "approved")),
 )
+# A character the model is told to play, set up in the prompt's own words ("pretend to be NOVA",
+# "Act as AIDEN", "You are Lucius, an amoral consigliere", "an AI called ORACLE", "Simulate a
+# conversation between two AIs", "let's play a game"), and, in the same paragraph, what it has
+# shed: rules it is free of, refusals it never makes, answers given whatever they are. A rule
+# file casts the agent as a reviewer or an expert, never as one with no rules.
+_CAST = (
+    r"\bpretend(?:ing)?\s+(?:to\s+be|you(?:'re|\s+are)|ur|that)|\bact\s+as\b|\bplay\s+(?:my|the"
+    r"\s+(?:role|part)|a\s+(?:character|role|game))\b|\brole-?play|\bsimulate\s+(?:a|an|two)\b"
+    r"|\bimagine\s+(?:two|a|an)\s+(?:[\w-]+\s+)?(?:characters?|ai|assistant|world)\b"
+    r"|\b(?:ai|assistant|chatbot|bot|character|persona|variant|build)\s+(?:called|named)\b"
+    r"|\bembody\b|\bin\s+the\s+voice\s+of\b|\bnarrator\b|\b(?:new|a|this)\s+game\b"
+    r"|\blet'?s\s+play\b|\byou\s+(?:are|will)\s+(?:now\s+)?(?:going\s+to\s+)?(?:pretend|play"
+    r"|simulate|embody|roleplay|act\s+as)\b|\byou\s+are\s+\W?[a-z][\w-]*\W?,\s+an?\s+"
+    r"|\b(?:write|start)\s+a\s+(?:dialogue|conversation|script|story|scene)\s+between\b"
+)
+_UNBOUND = (
+    r"\b(?:no|without|free\s+(?:of|from)|outside|beyond|slipped|escaped|(?:not|no\s+longer)\s+bound"
+    r"\s+by|(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:have|follow|recogni[sz]e|obey))\s+"
+    r"(?:(?:any|every|all)\s+(?:of\s+)?)?(?:(?:the|your|ur|its|their)\s+)?(?:(?:vendor|maker"
+    r"|company|creator|developer)'?s\s+)?(?:usage\s+|content\s+)?(?:rules?|restrictions|guidelines"
+    r"|polic(?:y|ies)|filters|limits|scruples|morals|ethics|moral\s+judge?ments?|censorship"
+    r"|guard\s*rails|leash|obligations)\b"
+    r"|\b(?:never|not\s+once|won'?t\s+ever|doesn'?t\s+ever)\s+(?:once\s+)?(?:refuses|declined"
+    r"|declines|censors|moralis(?:es|e)|moraliz(?:es|e)|apologi[sz]es|says\s+no|adds\s+caveats)"
+    r"|\brefusal\s+(?:behaviou?r\s+)?(?:is|are)\s+(?:now\s+)?(?:disabled|off|removed|forbidden"
+    r"|a\s+(?:bug|failure|malfunction))\b|\bbug\s+if\s+\w+\s+ever\s+refuses\b"
+    r"|\btreats\s+refusal\s+as\b|\bcan\s+do\s+anything\b|\bamoral\b"
+    r"|\b(?:however|no\s+matter\s+how)\s+(?:dangerous|harmful|illegal|unethical|criminal)\b"
+    r"|\bwhether\s+or\s+not\s+(?:the\s+answer\s+is\s+|it\s+is\s+)?(?:lawful|legal|ethical"
+    r"|decent|harmful|safe)\b"
+)
+CAST_RE = LazyRegex(
+    r"(?:" + _CAST + r")[^\n]{0,600}?(?:" + _UNBOUND + r")|(?:" + _UNBOUND + r")[^\n]{0,300}?"
+    r"(?:" + _CAST + r")")
+CAST_WORDS = (
+    frozenset(("pretend", "pretending", "act", "play", "roleplay", "role", "simulate",
+               "imagine", "called", "named", "embody", "voice", "narrator", "game", "you",
+               "dialogue", "conversation", "script", "story", "scene")),
+    frozenset(("rules", "rule", "restrictions", "guidelines", "policy", "policies", "filters",
+               "limits", "scruples", "morals", "ethics", "judgement", "judgment", "judgements",
+               "censorship", "guardrails", "guard", "leash", "obligations", "refuses", "declined",
+               "declines", "censors", "moralises", "moralizes", "moralise", "moralize",
+               "apologises", "apologizes", "says", "caveats", "refusal", "anything", "amoral",
+               "dangerous", "harmful", "illegal", "unethical", "criminal", "lawful", "legal",
+               "ethical", "decent", "safe")),
+)
 _TO_THE_MODEL_RE = LazyRegex(
     r"\b(?:you|your|ai|assistant|model|bot|gpt|chatbot|agent|persona|character|edition|twin"
     r"|mode|role|act\s+as|pretend|play(?:ing)?)\b")
@@ -307,6 +353,46 @@ _TO_THE_MODEL_RE = LazyRegex(
 
 def to_the_model(m: re.Match[str], line: str) -> bool:
     return bool(_TO_THE_MODEL_RE.search(line))
+
+
+# The word the model guards, asked for the way password games ask (Gandalf, Tensor Trust): "the
+# secret word you were told to protect", "the one word you are not allowed to say", "the
+# password backwards", "spell it with a dash between each letter". A rule file names the
+# passwords it keeps out of places; it never asks for one spelled backwards.
+GUARDED_RE = LazyRegex(
+    r"\b(?:secret|password|passphrase|pass\s*code|code\s*word|word|key|phrase)\s+(?:that\s+)?you"
+    r"(?:'re|\s+are|\s+were|\s+have\s+been)\s+(?:told|asked|instructed|not\s+allowed|forbidden"
+    r"|supposed|meant|programmed)\s+(?:to\s+|never\s+to\s+|not\s+to\s+)?(?:protect|guard|keep"
+    r"|hide|reveal|say|share|tell|disclose|never|not)\b"
+    r"|\b(?:the|your)\s+(?:secret\s+)?(?:password|passphrase|secret\s+word|code\s*word)\b"
+    r"[^.!?\n]{0,40}?\b(?:backwards|in\s+reverse|reversed|letter\s+by\s+letter|one\s+letter\s+at"
+    r"\s+a\s+time|between\s+each\s+letter|as\s+an?\s+acrostic|in\s+pig\s+latin|rhymes?\s+with)"
+    r"|\b(?:spell|write|say|give)\s+(?:it|the\s+(?:password|secret(?:\s+word)?))\s+(?:with\s+a\s+"
+    r"(?:dash|space|dot|comma)\s+between|backwards|in\s+reverse|letter\s+by\s+letter)"
+)
+# ... and what players or attackers are reported to have asked for: "Players mostly asked the
+# model to spell the password backwards", "Known player tricks ...: asking for the password
+# backwards".
+_TRIED_RE = LazyRegex(
+    r"\b(?:players?|users?|attackers?|people|someone|they|testers?|red[\s-]team\w*|participants?)"
+    r"\b[^.!?]{0,40}?\b(?:asked|asks|tried|tries|attempted|attempts)\b"
+    r"|\b(?:tricks?|attacks?|attempts?|techniques?|examples?|patterns?|strategies)\b[^.!?]{0,60}?:")
+
+
+def guarded_asked(m: re.Match[str], line: str) -> bool:
+    """Asked, not negated in its clause, nor reported as what someone tried."""
+    return not _NEGATED_RE.search(clause_before(m, line)) and not _REPORTED_RE.search(
+        line, max(0, m.start() - 120), m.start()) and not _TRIED_RE.search(
+        line, max(0, m.start() - 120), m.start())
+
+
+GUARDED_WORDS = (
+    frozenset(("secret", "password", "passphrase", "passcode", "code", "codeword", "word", "key",
+               "phrase", "it")),
+    frozenset(("told", "asked", "instructed", "allowed", "forbidden", "supposed", "meant",
+               "programmed", "backwards", "reverse", "reversed", "letter", "acrostic", "pig",
+               "rhyme", "rhymes", "between")),
+)
 
 
 # A notice from the model's maker or provider's staff, granting what the user did not.
@@ -344,7 +430,7 @@ _SHOW = (
     r"|append|include|encode|translate|list|share|tell\s+(?:me|us)|give\s+(?:me|us)"
     r"|reply\s+with|respond\s+with|answer\s+with|begin\s+(?:your\s+reply|with)|start\s+with"
     r"|finish|complete|put|add|generate|send|echo|collect|reciting|repeating|quoting|printing"
-    r"|listing|reproducing|pasting|turn|convert"
+    r"|listing|reproducing|pasting|turn|convert|format|fill|tabulate|tl;?dr\s+of"
 )
 _THEIR_ORDERS = (
     r"(?:(?:the\s+|every\s+|each\s+|any\s+)?(?:complete|full|entire|whole|raw|exact)\s+)?"
@@ -361,7 +447,9 @@ _THEIR_ORDERS = (
     r"|(?:each|every|all)\s+(?:(?:of\s+)?the\s+)?(?:rules?|instructions?)\s+(?:the|your)\s+(?:platform"
     r"|operator|developer|vendor|system|company|provider)\s+gave\s+you"
     r"|(?:configuration|config|setup)\s+you\s+were\s+(?:launched|started|deployed|run)\s+with"
-    r"|first\s+(?:[\w-]+\s+){0,3}?words\s+you\s+(?:saw|read|received|were\s+given)"
+    r"|first\s+(?:[\w-]+\s+){0,3}?(?:words|thing|message|text)\s+(?:that\s+)?you\s+(?:ever\s+)?"
+    r"(?:saw|read|heard|received|were\s+(?:given|told))"
+    r"|(?:text|everything)\s+between\s+<\s*system"
     r"|your\s+(?:(?:complete|full|entire|exact|whole|confidential|hidden)\s+)?(?:tool\s+definitions"
     r"|rule\s+set)"
     r"|your\s+(?:system\s+(?:prompt|message|instructions)|developer\s+(?:instructions|messages?)"
@@ -378,8 +466,8 @@ _THEIR_ORDERS = (
     r"|(?:the\s+)?(?:very\s+)?(?:start|beginning)\s+of\s+your\s+context"
     r"|the\s+very\s+first\s+message"
     # the orders as the model runs under them, or as it would say it was given them
-    r"|(?:instructions?|rules?|rule\s+text|directives|prompt)\s+(?:that\s+)?you\s+(?:are|were"
-    r"|have\s+been)\s+(?:following|running\s+under|operating\s+under|configured\s+with"
+    r"|(?:instructions?|rules?|rule\s+text|directives|prompt)\s+(?:that\s+)?you(?:'re|\s+are|\s+were"
+    r"|\s+have\s+been)\s+(?:following|running\s+under|operating\s+under|configured\s+with"
     r"|launched\s+with|started\s+with|loaded\s+with)"
     r"|(?:instructions?|rules|prompt)\s+(?:that\s+)?I\s+(?:was|have\s+been)\s+(?:given|told)"
     r"|(?:sentences?|words|lines|phrases?|things)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+"
@@ -416,7 +504,7 @@ EXTRACT_WORDS = (
     frozenset(("your", "given", "told", "received", "handed", "gave", "conversation",
                "sentence", "very", "system", "developer", "first", "hidden", "message",
                "launched", "saw", "following", "running", "operating", "configured", "loaded",
-               "started", "setup", "startup")),
+               "started", "setup", "startup", "heard")),
     frozenset(("repeat", "print", "show", "output", "reveal", "paste", "quote", "restate",
                "recite", "reproduce", "dump", "copy", "write", "append", "include", "encode",
                "translate", "list", "share", "tell", "give", "reply", "respond", "answer",
@@ -424,7 +512,8 @@ EXTRACT_WORDS = (
                "verbatim", "word", "full", "exactly", "unedited", "echo", "collect", "wording",
                "text", "diff", "reciting", "repeating", "quoting", "printing", "listing",
                "reproducing", "pasting", "turn", "convert", "character", "unabridged",
-               "paraphrase", "paraphrasing", "summarise", "summarize", "which")),
+               "paraphrase", "paraphrasing", "summarise", "summarize", "which", "format",
+               "fill", "tabulate", "tl", "tldr", "between")),
 )
 # A secret's value shown unmasked: "prints the values of DATABASE_URL and STRIPE_SECRET_KEY in
 # clear text into the audit log" (stored in plain text is a fact, not an order).
