@@ -477,6 +477,9 @@ def names_an_exclusion(negations: Iterable[str], query: Sequence[str],
 
 
 _EXAMPLES = re.compile(r"\s*\((?!\s*(?:use|see|try|prefer|go|pick|run|defer)\b)"
+                       # (nor one that sends the task elsewhere after a word of its own:
+                       # "(English only, see release-changelog)")
+                       r"(?![^()]*[,;:]\s*(?:use|see|try|prefer|go|pick|run|defer)\b)"
                        r"(?:e\.g\.,?\s*|for\s+example,?\s*|such\s+as\s+)?([^()]+)\)",
                        re.IGNORECASE)
 

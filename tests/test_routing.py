@@ -1252,6 +1252,24 @@ def test_a_redirect_under_when_not_to_use_is_an_exclusion(workspace: Path) -> No
     assert pack_ids(workspace, "review my branch before I open the PR") == ["quick-review"]
 
 
+def test_a_parenthesis_that_sends_the_task_elsewhere_names_no_example(workspace: Path) -> None:
+    # "(English only, see release-changelog)" says why and where to go, not what else is
+    # excluded: a prompt about hardcoded English text is the i18n rule's own task.
+    root = workspace / ".engram"
+    put(root, "i18n.md", mem("i18n-strings", tags=["i18n", "translations"],
+                             triggers=["hardcoded text", "translate a string"],
+                             summary="Every user-facing string goes through the i18n macro.",
+                             body="Wrap strings with t`...`; run the extract script.\n\n"
+                                  "Not for: the website release changelog (English only, see "
+                                  "release-changelog)."))
+    put(root, "changelog.md", mem("release-changelog", tags=["changelog"],
+                                  summary="The website's release changelog entries."))
+    query = "the empty state text on the board is hardcoded English, fix it"
+    _, rows = dry(workspace, query)
+    assert rows["i18n-strings"]["status"] != "excluded: negated", rows["i18n-strings"]
+    assert pack_ids(workspace, query)[:1] == ["i18n-strings"]
+
+
 def test_a_short_query_met_by_one_body_word_is_about_nothing_here(workspace: Path) -> None:
     # Two of three words no memory holds, the third once in a body: there is no match, where
     # one word of a summary still is one.
