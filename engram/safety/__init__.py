@@ -1865,6 +1865,33 @@ def _pieces(lines: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
     return out
 
 
+def _continued(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A command continued over lines of a code block with a trailing backslash, judged as the
+    one line it is, on its first line (the lines it took are left empty): `curl -X POST
+    https://... \\` and `--data-binary @.env` on the next line are one upload."""
+    if not any(text.endswith("\\") for _, text in lines):
+        return lines
+    out: list[tuple[int, str]] = []
+    fenced = False
+    joining = False
+    for number, text in lines:
+        stripped = text.strip()
+        if joining:
+            head_number, head = out[-1]
+            out[-1] = (head_number, head + " " + stripped.removesuffix("\\").strip())
+            out.append((number, ""))
+            joining = stripped.endswith("\\")
+            continue
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+        elif fenced and stripped.endswith("\\"):
+            out.append((number, text.rstrip().removesuffix("\\").rstrip()))
+            joining = True
+            continue
+        out.append((number, text))
+    return out
+
+
 def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = (),
          read_learned: bool = True) -> ScanResult:
     """Judge each numbered line (rendered body and card text) and split verdicts by `allow`.
@@ -1874,7 +1901,7 @@ def scan(lines: Iterable[tuple[int, str]], allow: Collection[str] = (),
     pieces (`_pieces`). A line no rule finds anything on is read by the line model too
     (`learned_scores`; `read_learned=False` is the rules alone, for measuring what it adds).
     """
-    lines = list(lines)
+    lines = _continued(list(lines))
     found = _judge(_pieces(lines), read_disguises=True)
     shipped = learned.model() if read_learned else None
     if shipped is not None:
