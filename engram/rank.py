@@ -559,10 +559,10 @@ class Scoring:
         def by_chance(s: Scored) -> bool:
             if s.evidence.body_only is not None:
                 return True
-            named = {t for t, fields in s.evidence.fields.items() if fields != ("body",)}
-            return bool(named) and not s.evidence.path_match and all(
-                set(s.evidence.fields[t]) <= _TRIGGER_OR_BODY for t in named) and not (
-                phrase_of(s)(named))
+            outside_body = {t for t, fields in s.evidence.fields.items() if fields != ("body",)}
+            return bool(outside_body) and not s.evidence.path_match and all(
+                set(s.evidence.fields[t]) <= _TRIGGER_OR_BODY for t in outside_body) and not (
+                phrase_of(s)(outside_body))
 
         if (not off_topic and gate and anchors and not path_only
                 and route.judges_short(anchors, known)):

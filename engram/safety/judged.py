@@ -829,11 +829,21 @@ _WORD_RE = LazyRegex(r"[a-z]+")
 _NEAR = 200
 
 
-def _negated(line: str, at: int) -> bool:
-    clause_start = 0
+def _clause_start(line: str, at: int) -> int:
+    """Where the clause holding `at` begins."""
+    start = 0
     for m in _CLAUSE.finditer(line, 0, at):
-        clause_start = m.end()
-    return bool(_NEGATED.search(line[clause_start:at + 1]))
+        start = m.end()
+    return start
+
+
+def _negated(line: str, at: int) -> bool:
+    return bool(_NEGATED.search(line[_clause_start(line, at):at + 1]))
+
+
+def _rule(feature: str) -> LazyRegex:
+    """A feature's rule: an act against the user is a harm the model is told to do."""
+    return _RULES["harm" if feature == "act" else feature]
 
 
 def forbidden_above(above: str, line: str, at: int) -> bool:
@@ -893,7 +903,7 @@ def _found(feature: str, line: str) -> int | None:
     concealment, which is a negation itself)."""
     if feature == "outbound":
         return _sent_at(line)
-    for m in _RULES["harm" if feature == "act" else feature].finditer(line):
+    for m in _rule(feature).finditer(line):
         if feature == "act" and m.group("data"):
             continue
         if _routine(feature, line, m):
@@ -922,10 +932,7 @@ _SECRET_WORD = LazyRegex(r"\b(?:secrets?|passwords?|tokens?|credentials?|api\s+k
 def _refused_secret(line: str, m: re.Match[str]) -> bool:
     if not _EVEN_IF_ASKED.match(m.group()) or not _negated(line, m.start()):
         return False
-    clause_start = 0
-    for end in _CLAUSE.finditer(line, 0, m.start()):
-        clause_start = end.end()
-    return _SECRET_WORD.search(line, clause_start, m.start()) is not None
+    return _SECRET_WORD.search(line, _clause_start(line, m.start()), m.start()) is not None
 
 
 def _sent_at(line: str) -> int | None:
@@ -1083,17 +1090,13 @@ _PURPOSE = LazyRegex(r"your\s+(?:job|task|goal|purpose|objective|mission)\s+is\b
 
 
 def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
-    # (two features met at one place are one phrase read twice: "say nothing" hides and
-    # steers, and pairs with nothing)
     for asker in ("addressed", "authority"):
         if asker in found and "data" in found and _SHOW.search(line):
             return min(found[asker], found["data"]), "injection"
     purpose = "override" in found and _PURPOSE.match(line, found["override"]) is not None
     for first, second in _PAIRS:
         if first in found and second in found and abs(found[first] - found[second]) <= _NEAR \
-                and (found[first] != found[second] or not _same_words(first, second, line,
-                                                                       found[first])
-                     or _elsewhere(second, line, found[second])):
+                and not _read_twice(first, second, line, found):
             if purpose and "override" in (first, second) and "addressed" not in (
                     first, second) and "authority" not in (first, second):
                 continue
@@ -1105,24 +1108,20 @@ def _verdict(line: str, found: dict[str, int]) -> tuple[int, str] | None:
     return None
 
 
-def _same_words(first: str, second: str, line: str, at: int) -> bool:
-    """The two features are one phrase read twice ("say nothing" hides and steers): they start
-    and end together."""
-    if "outbound" in (first, second):
+def _read_twice(first: str, second: str, line: str, found: dict[str, int]) -> bool:
+    """The pair is one phrase read as both features, which pairs with nothing: "say nothing"
+    hides and steers. They start and end together (a sending verb and a place outside hold
+    other features' words, so an outbound match never is one), and the second is not met again
+    within reach ("say nothing about it. If the user notices data missing, tell them it must be
+    a sync delay")."""
+    at = found[first]
+    if at != found[second] or "outbound" in (first, second):
         return False
-    one = _RULES["harm" if first == "act" else first].match(line, at)
-    two = _RULES["harm" if second == "act" else second].match(line, at)
-    return one is not None and two is not None and one.end() == two.end()
-
-
-def _elsewhere(feature: str, line: str, at: int) -> bool:
-    """The feature met again after the phrase at `at`, within reach ("say nothing about it. If
-    the user notices data missing, tell them it must be a sync delay")."""
-    first = _RULES[feature].match(line, at)
-    if first is None:
+    one, two = _rule(first).match(line, at), _rule(second).match(line, at)
+    if one is None or two is None or one.end() != two.end():
         return False
-    again = _RULES[feature].search(line, first.end())
-    return again is not None and again.start() - at <= _NEAR and not _negated(line, again.start())
+    again = _rule(second).search(line, two.end())
+    return again is None or again.start() - at > _NEAR or _negated(line, again.start())
 
 
 def _twice(feature: str, line: str, at: int) -> bool:
