@@ -269,7 +269,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
             return scored, expand.Selection(
                 tuple(expand.Member(r.memory, r.score, r.depth, None, True) for r in routed),
                 (), 0), 0
-        selection = expand.select(routed, scopes.visible, limit)
+        selection = expand.select(routed, _pullable(scopes, scoring.turned_down()), limit)
         if need is None:
             return scored, selection, 0
         if len(ranked) == len(related) and not scoring.has_untaken():
@@ -287,6 +287,14 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
         # (or a pulled prerequisite could not be ranked alone): widen the ranked set a few
         # times before ranking everything.
         need = need * 8 if need < WIDEST_NEED else None
+
+
+def _pullable(scopes: Scopes, turned_down: frozenset[str]) -> expand.Lookup:
+    """The prerequisites a pack may pull in: not those the prompt turns down by name. A
+    dependent still comes, its `requires:` line naming what it was not given."""
+    if not turned_down:
+        return scopes.visible
+    return lambda mid: None if mid in turned_down else scopes.visible(mid)
 
 
 def _pulled_unranked(scopes: Scopes, selection: expand.Selection,

@@ -231,6 +231,7 @@ class _Prepared(NamedTuple):
     ranking: _Ranking
     specific: Callable[[str], bool]
     gathered: _Gathered
+    turned_down: list[set[int]]  # per scope: the keys the prompt turns down by a whole name
 
 
 _TRIGGER_OR_BODY = frozenset({"triggers", "body"})
@@ -394,6 +395,17 @@ class Scoring:
             grouped = list(filter(None, map(groups[scope_rank].get, keys)))  # never ""
             count += len(keys) - len(grouped) + len(set(grouped) - kept[scope_rank])
         return count
+
+    def turned_down(self) -> frozenset[str]:
+        """The ids of the memories the prompt turns down by a whole name (`_named_by_denial`):
+        "it's not server data so no graphql is involved" is not a task for the memories tagged
+        `graphql`, whatever depends on them. One word of a name is not enough: "not a metadata
+        syncable entity" does not turn down the field-id rules tagged `metadata-ids`."""
+        if self._last is None:
+            return frozenset()
+        return frozenset(mid for index, keys in zip(self.scopes.indexes, self._last.turned_down,
+                                                    strict=True) if keys
+                         for mid in index.ids_of(keys).values())
 
     def has_untaken(self) -> bool:
         """Whether the last `score` left any pool member unranked that its pool does not
@@ -591,7 +603,10 @@ class Scoring:
         ranking = _Ranking(ctx, scopes, scored, base, procedural, fetched, kinds,
                            names.name_held, pools,
                            self.records, lazy, evidence, all_groups, strict)
-        return _Prepared(ranking, specific, gathered)
+        turned_down = [{key for key in whole if key in by_key and not ev[key].path_match}
+                       for by_key, ev, whole in zip(refusals, evidence, named_whole,
+                                                    strict=True)]
+        return _Prepared(ranking, specific, gathered, turned_down)
 
 
 def _named_by_denial(index: ScopeIndex, evidence: dict[int, route.Evidence],

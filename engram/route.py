@@ -296,17 +296,23 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 # A word the prompt denies ("it has no tests", "without a schema change"), or a way of working
 # it turns down ("not an airflow dag", "we are NOT moving to riverpod", "not going through
 # helm", "don't use mocks", "I don't mean the auth guards", "unit tests, not integration tests",
-# "don't open a PR yet", "skip TDD on this one"): up to two words
-# after the denial, to the next punctuation. A bug report's "is not working" or "was not found"
-# turns nothing down, and "instead of X" or "rather than X" is often the advice of the very
-# memory about X ("reference secrets through data sources rather than variables"). Skipping a
-# test is work on that test ("skip the flaky checkout test for now"): the testing rules apply.
+# "I'm not shipping any schema change", "don't open a PR yet", "skip TDD on this one"): up to
+# two words after the denial, to the next punctuation. A bug report's "is not working" or "was
+# not found" turns nothing down, and "instead of X" or "rather than X" is often the advice of
+# the very memory about X ("reference secrets through data sources rather than variables").
+# Skipping a test is work on that test ("skip the flaky checkout test for now"): the testing
+# rules apply.
 _DENIAL = re.compile(
     r"\b(?:no|without|zero|lacks|lacking"
     r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
     r"|going\s+(?:through|with|to)|touching|adding|doing(?:\s+(?:an?|the|any))?)"
     # "this isn't a concurrency thing", "it's not a flag question"
     r"|(?:isn['’]?t|is\s+not|wasn['’]?t|was\s+not|it['’]?s\s+not)\s+(?:really\s+)?(?:an?|the)"
+    # "I'm not shipping any schema change", "we're not touching the billing code": what the
+    # person says they are not working on (a bug report's "it's not updating the list" is not)
+    r"|(?:I['’]?m|I\s+am|we['’]?re|we\s+are)\s+not\s+(?:shipping|changing|modifying|touching"
+    r"|adding|writing|doing|deploying|releasing|building|creating|updating|migrating|using)"
+    r"(?:\s+(?:an?|the|any|our|my))?"
     # "leave the ARIA bits alone"
     r"|leave(?:\s+(?:the|this|that|our|my|its|any))?(?=\s+[^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?"
     r"\s+alone\b)"

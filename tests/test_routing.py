@@ -1462,6 +1462,50 @@ def test_a_b_not_c_and_i_dont_mean_turn_the_other_memory_down(workspace: Path) -
         "actions-security"]
 
 
+def test_a_prerequisite_the_prompt_turns_down_by_name_is_not_pulled_in(workspace: Path) -> None:
+    # The settings-state rule depends on the GraphQL rule; a prompt that says no GraphQL is
+    # involved gets the state rule without it, and the state rule's `requires:` line still names
+    # what it was not given. Without the denial, the prerequisite comes first as usual.
+    root = workspace / ".engram"
+    put(root, "graphql.md", mem("graphql-operations", tags=["graphql", "apollo"],
+                                summary="Queries and mutations through the generated hooks.",
+                                body="Run codegen after editing a .graphql document."))
+    put(root, "state.md", mem("ui-state", tags=["state", "atoms"],
+                              depends_on=["graphql-operations"],
+                              summary="Shared UI state in atoms, server data in the cache.",
+                              body="Keep which tab or panel is open in an atom, not in the URL."))
+    for n in range(4):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Release note {n}."))
+    denied = ok(load(workspace, "keep which settings tab is open in shared UI state; it's not "
+                                "server data so no graphql is involved"))
+    assert printed_ids(denied) == ["ui-state"], denied
+    assert "requires: graphql-operations" in denied
+    assert printed_ids(ok(load(workspace, "keep which settings tab is open in shared UI state")
+                          )) == ["graphql-operations", "ui-state"]
+
+
+def test_what_the_person_says_they_are_not_shipping_is_turned_down(workspace: Path) -> None:
+    # "I'm not shipping any schema change" names the migration rule's tag: the reset rule alone.
+    # A bug report's "it's not updating the list" still asks about the list.
+    root = workspace / ".engram"
+    put(root, "reset.md", mem("database-reset", tags=["database", "reset", "seed"],
+                              summary="Reset and seed the local database.",
+                              body="Run the reset script; it drops and seeds the dev database."))
+    put(root, "migrations.md", mem("schema-migrations", tags=["schema", "migrations", "database"],
+                                   summary="Every schema change ships with a migration.",
+                                   body="Generate the migration, review it, run it in CI."))
+    put(root, "lists.md", mem("record-lists", tags=["list", "table"],
+                              summary="Record lists refresh from the store.",
+                              body="A list re-renders when its query result changes."))
+    for n in range(4):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Release note {n}."))
+    assert "schema-migrations" in pack_ids(workspace, "reset my local database before a schema "
+                                                      "change")
+    pack = pack_ids(workspace, "reset my local database; I'm not shipping any schema change")
+    assert pack[:1] == ["database-reset"] and "schema-migrations" not in pack, pack
+    assert "record-lists" in pack_ids(workspace, "the record list is not updating the table")
+
+
 def test_a_word_of_a_trigger_phrase_is_no_name_for_a_short_prompt(workspace: Path) -> None:
     # "write" of "write tests" and "leak" of "data leaking between tenants" are in the testing
     # and tenancy rules' triggers, not in their ids or tags: a limerick about cats and a leaking
