@@ -190,12 +190,13 @@ def _anchors(scopes: Scopes, query: str) -> tuple[tuple[str, ...], frozenset[str
 def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...],
                typed: dict[str, str]) -> tuple[tuple[str, ...], frozenset[str]]:
     """The anchors, each one no memory holds read as the shorthand's words, as the concept's
-    words memories hold, or, typed long enough, as the one word a slip away that memories hold
-    most (ties by the word), when some memory holds them (`spelling`); a concept phrase's words
-    added after. And the shorter words no memory holds a slip away from one some memory does:
-    too many words are a slip from another for them to be read as it ("modal", "model"), but
-    they name nothing new (`route.judges_topic`). A prompt of words every memory spells the
-    same way costs one look-up."""
+    words memories hold, or as the one word a slip away that memories hold most (ties by the
+    word; a short word only with a letter doubled, undoubled or a vowel left out), when some
+    memory holds them (`spelling`); a concept phrase's words added after. And the short words
+    no memory holds another slip away from one some memory does: too many words are such a
+    slip from another for them to be read as it ("modal", "model"), but they name nothing new
+    (`route.judges_topic`). A prompt of words every memory spells the same way costs one
+    look-up."""
     asked = [a for a in anchors if a in spelling.SHORTHAND or a in spelling.CONCEPTS
              or a in typed]
     phrased = spelling.concept_phrases(said)
@@ -220,10 +221,13 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...],
             if have:
                 read[anchor] = tuple(word for word in concept if word in have)
         elif anchor in typed:
-            found = held(spelling.one_slip_away(typed[anchor], anchor))
-            if found and len(typed[anchor]) < spelling.MIN_SLIP_LENGTH:
-                slips.add(anchor)
-            elif found:
+            word = typed[anchor]
+            found = held(spelling.one_slip_away(word, anchor))
+            if found and len(word) < spelling.MIN_SLIP_LENGTH:
+                found = held(spelling.one_letter_apart(word, anchor))
+                if not found:
+                    slips.add(anchor)
+            if found:
                 freq: Counter[str] = Counter()
                 for index in scopes.indexes:
                     freq.update(index.doc_freqs(found))

@@ -5,9 +5,11 @@ pointer exception".
 Only a word no memory holds is read again, and only as words some memory does hold: a team whose
 rules say "deps" keeps "deps", and a project's own noun ("slotboard", "payrun") is left alone
 when nothing the memories hold is one typing slip away from it. A slip is one letter left out,
-added, changed or two swapped (Damerau's single edit), looked for in words of eight letters or
-more whose first two letters stay: shorter words are one slip away from too many others
-("copay" and "copy", "lockerd" and "locker"), and "coroutine" is not a slip for "goroutine".
+added, changed or two swapped (Damerau's single edit) that keeps the first two letters
+("coroutine" is not a slip for "goroutine"). A word of eight letters or more is read as such a
+slip; one of five to seven letters only as a doubled letter typed once or a single one twice
+("comit", "flagg") or a vowel left out ("feture"): short words are another slip away from too
+many others ("consent" and "content", "lawyer" and "layer", "modal" and "model").
 """
 
 from __future__ import annotations
@@ -98,9 +100,10 @@ def concept_phrases(said: Sequence[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
-MIN_SLIP_LENGTH = 8  # letters of a word as typed, read as the word a slip away
+MIN_SLIP_LENGTH = 8  # letters of a word as typed, read as the word any slip away
 MIN_SLIP_NOTICED = 5  # letters of a word as typed, set aside when it is a slip of a held word
 _LETTERS = string.ascii_lowercase
+_VOWELS = "aeiou"
 _TYPED = re.compile(r"[a-z]+")
 
 
@@ -120,7 +123,26 @@ def typed_words(query: str) -> dict[str, str]:
 def one_slip_away(typed: str, anchor: str) -> list[str]:
     """The stems of every word one slip from the word as typed, sorted, the anchor (its stem)
     left out: what the typist may have meant."""
+    return _stems(_edits(typed), typed, anchor)
+
+
+def one_letter_apart(typed: str, anchor: str) -> list[str]:
+    """The stems of the words the word as typed is with a doubled letter typed once or a single
+    one twice ("comit", "flagg"), or with a vowel left out ("feture"), sorted, the anchor left
+    out: how a short word is read, since another letter left out or added, changed, or two
+    swapped turns too many short words into others ("lawyer", "layer"; "consent", "content")."""
     word = typed
+    edits = {word[:i] + word[i + 1:] for i in range(1, len(word)) if word[i] == word[i - 1]}
+    for i in range(1, len(word) + 1):
+        head, tail = word[:i], word[i:]
+        edits.update(head + letter + tail for letter in {head[-1], *_VOWELS})
+    edits.discard(word)
+    # ... and inflected as typed: "breake" stems to "break", but "brake" is no slip for it.
+    cut = len(word) - len(stem(word))
+    return _stems({edit for edit in edits if len(edit) - len(stem(edit)) <= cut}, typed, anchor)
+
+
+def _edits(word: str) -> set[str]:
     edits = {word[:i] + word[i + 1:] for i in range(len(word))}
     edits.update(word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1))
     for i in range(len(word) + 1):
@@ -130,4 +152,8 @@ def one_slip_away(typed: str, anchor: str) -> list[str]:
             if tail:
                 edits.add(head + letter + tail[1:])
     edits.discard(word)
-    return sorted({stem(edit) for edit in edits if edit[:2] == word[:2]} - {anchor})
+    return edits
+
+
+def _stems(edits: set[str], typed: str, anchor: str) -> list[str]:
+    return sorted({stem(edit) for edit in edits if edit[:2] == typed[:2]} - {anchor})

@@ -69,6 +69,35 @@ def test_a_short_slip_names_nothing_new(workspace: Path) -> None:
     assert pack_ids(workspace, "write a haiku about autumn leaves") == []
 
 
+def test_a_short_word_with_a_letter_doubled_undoubled_or_a_vowel_dropped_is_read(
+        workspace: Path) -> None:
+    # "comit mesage" and "feture flagg" are the commit and flag rules' own words typed in a
+    # hurry: read as them, the prompt is no longer about nothing here. A real word another
+    # letter away stays itself: "stale" is not "stable", "lawyer" not "layer", "brake" not
+    # "break".
+    root = workspace / ".engram"
+    clinic(root)
+    put(root, "commits.md", mem("commit-message-format", "rule", tags=["commit", "message"],
+                                summary="How a commit message is written.",
+                                body="Subject in the imperative, body says why."))
+    put(root, "flags.md", mem("feature-flag-registration", "rule", tags=["feature", "flag"],
+                              summary="Registering a feature flag before using it.",
+                              body="Every flag is registered with an owner and a default."))
+    put(root, "layers.md", mem("stable-layers", "rule", tags=["stable", "layer"],
+                               summary="Each layer only imports the stable layer below it.",
+                               body="Domain code never imports from the web layer."))
+    assert pack_ids(workspace, "write a comit mesage for the alert digest fix")[:1] == [
+        "commit-message-format"]
+    assert pack_ids(workspace, "add a feture flagg for the new release health charts")[:1] == [
+        "feature-flag-registration"]
+    put(root, "breaking.md", mem("breaking-changes", "rule", tags=["breaking", "api"],
+                                 summary="Announcing a breaking change to the API.",
+                                 body="A breaking change waits a release behind a warning."))
+    assert pack_ids(workspace, "what should I tell my lawyer about the stale invoice?") == []
+    # "breake" stems to "break", but "brake" is inflected as typed: no slip for it.
+    assert pack_ids(workspace, "my bike's rear brake squeaks") == []
+
+
 def test_shorthand_is_read_as_the_words_it_stands_for(workspace: Path) -> None:
     clinic(workspace / ".engram")
     assert pack_ids(workspace, "bump deps, whatever is safe") == ["dependency-updates"]
