@@ -259,7 +259,8 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
     scoring = rank.Scoring(ctx, scopes, anchors, touched, procedural, request.gate,
                            request.path_only,
                            route.quoted_clause_words(request.query, anchors) | denied,
-                           said_words(request.query) if anchors else (), denied, slips)
+                           said_words(request.query) if anchors else (), denied, slips,
+                           route.names_code(request.query))
     parts = intents.parts(request.query) if anchors and limit is not None else []
     while True:
         scored = scoring.score(need) if (anchors or touched) else []

@@ -246,8 +246,9 @@ class Scoring:
                  touched: list[str], procedural: bool, gate: bool, path_only: bool,
                  quoted: frozenset[str] = frozenset(), said: Sequence[str] = (),
                  denied: frozenset[str] = frozenset(),
-                 slips: frozenset[str] = frozenset()) -> None:
+                 slips: frozenset[str] = frozenset(), coded: bool = False) -> None:
         self.ctx = ctx
+        self.coded = coded  # the prompt names an identifier of code (`route.names_code`)
         self.slips = slips  # anchors no memory holds, a slip of a word some memory does
         self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
         self.denied = denied  # ... of them, those it turns down (`route.denied_words`)
@@ -465,7 +466,7 @@ class Scoring:
         def known(term: str) -> bool:  # a slip of a held word names nothing new
             return doc_freq[term] > 0 or term in self.slips
 
-        judges_topic = bool(gate and anchors and not path_only
+        judges_topic = bool(gate and anchors and not path_only and not self.coded
                             and route.judges_topic(anchors, known, specific, named))
         strict = route.content_words(anchors) > route.NAME_MAX_WORDS
         familiar_most = route.familiar_most(stats.doc_count)
@@ -576,7 +577,7 @@ class Scoring:
                 set(s.evidence.fields[t]) <= _TRIGGER_OR_BODY for t in outside_body) and not (
                 phrase_of(s)(outside_body))
 
-        if (not off_topic and gate and anchors and not path_only
+        if (not off_topic and gate and anchors and not path_only and not self.coded
                 and route.judges_short(anchors, known)):
             off_topic = all(by_chance(s) for s in [*scored, *(pool.model for pool in pools)]
                             if s.excluded is None)

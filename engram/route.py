@@ -682,6 +682,19 @@ def judges_topic(anchors: Sequence[str], known: Callable[[str], bool],
     return not any(known(a) and (specific(a) or named(a)) for a in simple)
 
 
+# An identifier of code: three words or more run together in camelCase ("computeDealStage",
+# "SentryAppWebhookConfig"), or words joined by underscores ("muted_until"). Two are often a
+# product's name ("GitHub", "TypeScript", "GraphQL").
+_CODE_NAME = re.compile(r"\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+){2,}\b"
+                        r"|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]\b")
+
+
+def names_code(query: str) -> bool:
+    """Whether the prompt names an identifier of code (`_CODE_NAME`): then it is about code, and
+    a word no memory holds is a name in it, not a topic the memories miss."""
+    return bool(_CODE_NAME.search(query))
+
+
 def judges_short(anchors: Sequence[str], known: Callable[[str], bool]) -> bool:
     """Whether a short query (under GATE_MIN_ANCHORS anchors) names two things no memory holds:
     then one word met only in a memory's body is no match at all ("translate this paragraph

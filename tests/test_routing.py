@@ -1506,6 +1506,28 @@ def test_what_the_person_says_they_are_not_shipping_is_turned_down(workspace: Pa
     assert "record-lists" in pack_ids(workspace, "the record list is not updating the table")
 
 
+def test_a_prompt_naming_an_identifier_of_code_is_never_about_nothing_here(
+        workspace: Path) -> None:
+    # "model" is in every memory of a Django team, so it names none of them, and the new class
+    # is a word no memory holds: read as a topic, the prompt would be about nothing here. A
+    # camelCase or snake_case identifier says it is about code, the team's: the model rule
+    # loads. A question about cameras with the same common word stays empty.
+    root = workspace / ".engram"
+    put(root, "models.md", mem("django-model-design", "skill", tags=["django", "models"],
+                               summary="Designing a new Django model: its fields and its app.",
+                               body="Every model gets a created timestamp and an owner."))
+    for area in ["api", "admin", "tasks", "signals", "search"]:
+        put(root, f"{area}.md", mem(f"{area}-rule", tags=[area],
+                                    summary=f"How {area} code is written here.",
+                                    body=f"Keep {area} code next to the model it serves."))
+    for n in range(4):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Release note {n}."))
+    assert "django-model-design" in pack_ids(
+        workspace, "need a new SpikeProtectionHistory model for org-level spike events")
+    assert "django-model-design" in pack_ids(workspace, "add a muted_until field to the model")
+    assert ok(load(workspace, "which camera model should a beginner buy for wildlife")) == EMPTY
+
+
 def test_a_word_of_a_trigger_phrase_is_no_name_for_a_short_prompt(workspace: Path) -> None:
     # "write" of "write tests" and "leak" of "data leaking between tenants" are in the testing
     # and tenancy rules' triggers, not in their ids or tags: a limerick about cats and a leaking
