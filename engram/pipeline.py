@@ -260,7 +260,7 @@ def _select(ctx: Context, scopes: Scopes, request: Request, anchors: tuple[str, 
                            request.path_only,
                            route.quoted_clause_words(request.query, anchors) | denied,
                            said_words(request.query) if anchors else (), denied, slips,
-                           route.names_code(request.query))
+                           route.names_code(request.query), route.denials(request.query))
     parts = intents.parts(request.query) if anchors and limit is not None else []
     while True:
         scored = scoring.score(need) if (anchors or touched) else []

@@ -246,12 +246,14 @@ class Scoring:
                  touched: list[str], procedural: bool, gate: bool, path_only: bool,
                  quoted: frozenset[str] = frozenset(), said: Sequence[str] = (),
                  denied: frozenset[str] = frozenset(),
-                 slips: frozenset[str] = frozenset(), coded: bool = False) -> None:
+                 slips: frozenset[str] = frozenset(), coded: bool = False,
+                 denials: tuple[frozenset[str], ...] = ()) -> None:
         self.ctx = ctx
         self.coded = coded  # the prompt names an identifier of code (`route.names_code`)
         self.slips = slips  # anchors no memory holds, a slip of a word some memory does
         self.quoted = quoted  # anchors held only inside the prompt's own exclusion clauses
         self.denied = denied  # ... of them, those it turns down (`route.denied_words`)
+        self.denials = denials  # what each of its denials turns down (`route.denials`)
         self.said = said  # the prompt's words as written (`tokenize.said_words`)
         self.scopes = scopes
         self.anchors = anchors
@@ -477,9 +479,12 @@ class Scoring:
         def rare(term: str) -> bool:  # held by a memory or two only
             return 0 < doc_freq[term] <= route.SPECIFIC_MIN
 
-        named_whole = [_named_by_denial(index, ev, self.denied) if self.denied else frozenset()
+        read = route.read_denials(self.denials, specific,
+                                  (e for by_key in evidence for e in by_key.values())
+                                  ) if self.denied else None
+        named_whole = [_named_by_denial(index, ev, self.denied, read) if read else frozenset()
                        for index, ev in zip(scopes.indexes, evidence, strict=True)]
-        refusals = [_refusals(ev, self.denied, specific, whole) if self.denied else {}
+        refusals = [_refusals(ev, self.denied, specific, whole, read) if read else {}
                     for ev, whole in zip(evidence, named_whole, strict=True)]
         # A word the prompt turns down where it names a memory ("don't open a PR yet") is
         # evidence for no memory: the PR skill that does not name itself "pr" is not the task
@@ -611,7 +616,7 @@ class Scoring:
 
 
 def _named_by_denial(index: ScopeIndex, evidence: dict[int, route.Evidence],
-                     denied: frozenset[str]) -> frozenset[int]:
+                     denied: frozenset[str], read: route.Denials) -> frozenset[int]:
     """The candidates one of whose names (id, a tag, a trigger phrase) the prompt turns down
     whole: "not a security review" names `security-review`, "no app store submission" a
     memory tagged `app-store`; "skip the code change" names none tagged `code-review`."""
@@ -620,17 +625,17 @@ def _named_by_denial(index: ScopeIndex, evidence: dict[int, route.Evidence],
     if not touched:
         return frozenset()
     return frozenset(key for key, names in index.names(touched).items()
-                     if any(route.denies_whole(words, denied) for words in names))
+                     if any(route.denies_whole(words, denied, read) for words in names))
 
 
 def _refusals(evidence: dict[int, route.Evidence], denied: frozenset[str],
-              specific: Callable[[str], bool], named_whole: frozenset[int]
-              ) -> dict[int, tuple[str, ...]]:
+              specific: Callable[[str], bool], named_whole: frozenset[int],
+              read: route.Denials) -> dict[int, tuple[str, ...]]:
     """key -> the turned-down words that name the candidate (`route.turned_down`), for those
     some word names."""
     found: dict[int, tuple[str, ...]] = {}
     for key, e in evidence.items():
-        terms = route.turned_down(e, denied, specific, key in named_whole)
+        terms = route.turned_down(e, denied, specific, key in named_whole, read)
         if terms:
             found[key] = terms
     return found

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from itertools import chain, repeat
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from engram.index import FieldCounts, Postings
 from engram.model import Memory
@@ -302,6 +302,8 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 # the very memory about X ("reference secrets through data sources rather than variables").
 # Skipping a test is work on that test ("skip the flaky checkout test for now"): the testing
 # rules apply.
+# Every denial holds one of these: a prompt without any is never searched for one.
+_MAY_DENY = re.compile(r"\b(?:no|without|zero|lack|not|leave|skip)|n['’]t\b", re.IGNORECASE)
 _DENIAL = re.compile(
     r"\b(?:no|without|zero|lacks|lacking"
     r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
@@ -354,31 +356,83 @@ def _denied_terms(text: str) -> set[str]:
     return set(phrase_terms(" ".join(spans))) if spans else set()
 
 
+def denials(query: str) -> tuple[frozenset[str], ...]:
+    """What each denial of the prompt turns down, as the words of its object ("not a security
+    review": security, review), for `turned_down`."""
+    units = [frozenset(phrase_terms(m.group(1))) for m in _DENIAL.finditer(query)] if (
+        _MAY_DENY.search(query)) else []
+    units += [frozenset(phrase_terms(m.group(1))) for m in _settled(query)]
+    return tuple(unit for unit in units if unit)
+
+
+class Denials(NamedTuple):
+    """What the prompt's denials turn down (`denials`), read against the candidates: a denial
+    some candidate names whole (`bound`: "not a security review", and the security review
+    rule) turns down only the memories that name it whole; the words of the rest (`loose`: "no
+    log lines", "no secrets changes") turn down any memory they name."""
+
+    bound: tuple[frozenset[str], ...]
+    loose: frozenset[str]
+
+    def of(self, ev: Evidence, specific: Callable[[str], bool], term: str) -> bool:
+        """Whether the denials turn `term` down in this memory."""
+        return term in self.loose or any(term in unit and _holds(ev, unit, specific)
+                                         for unit in self.bound)
+
+
+def _holds(ev: Evidence, unit: frozenset[str], specific: Callable[[str], bool]) -> bool:
+    """The memory names every specific word of the denial (its id, tags or trigger phrases),
+    and there is one."""
+    said = [word for word in unit if specific(word)]
+    return bool(said) and all(not NAMING_FIELDS.isdisjoint(ev.fields.get(word, ()))
+                              for word in said)
+
+
+def read_denials(units: Sequence[frozenset[str]], specific: Callable[[str], bool],
+                 evidence: Iterable[Evidence]) -> Denials:
+    """The prompt's denials (`denials`) as bound or loose (`Denials`) among these candidates."""
+    bound = {unit for ev in evidence for unit in units if _holds(ev, unit, specific)}
+    return Denials(tuple(u for u in units if u in bound),
+                   frozenset().union(*(u for u in units if u not in bound)))
+
+
 def turned_down(ev: Evidence, denied: frozenset[str], specific: Callable[[str], bool],
-                named_whole: bool) -> tuple[str, ...]:
+                named_whole: bool, read: Denials | None = None) -> tuple[str, ...]:
     """The words the prompt holds only where it turns them down that name the memory, sorted: a
     `specific` word in its id or tags ("a plain cron entry, not an airflow dag" is not a task
-    for `apache-airflow`, whatever else it shares with it), or the words of a whole name of it
-    (`named_whole`, see `denies_whole`). A common word alone is no name: "skip the code change"
-    turns down no memory tagged `code-review`."""
+    for `apache-airflow`, whatever else it shares with it) that the denials turn down in it
+    (`Denials`: "not a security review" turns down the security review, not the performance
+    review; "no Python tests" the Python tests, not the Jest ones), or the words of a whole
+    name of it (`named_whole`, see `denies_whole`). A common word alone is no name: "skip the
+    code change" turns down no memory tagged `code-review`."""
     return tuple(t for t in sorted(denied) if (
         named_whole and NAMING_FIELDS.intersection(ev.fields.get(t, ()))
-        or specific(t) and STRONG_FIELDS.intersection(ev.fields.get(t, ()))))
+        or specific(t) and STRONG_FIELDS.intersection(ev.fields.get(t, ()))
+        and (read is None or read.of(ev, specific, t))))
 
 
-def denies_whole(name: Sequence[str], denied: frozenset[str]) -> bool:
+def denies_whole(name: Sequence[str], denied: frozenset[str], read: Denials | None = None
+                 ) -> bool:
     """Every word of one of a memory's names is turned down by the prompt ("not a security
-    review", `security-review`; "no secrets changes", the tag `secrets`)."""
+    review", `security-review`; "no secrets changes", the tag `secrets`): a denial some
+    candidate holds whole turns down only the names that hold it whole (`Denials`), and "not
+    a security review" does not turn down the tag `review` of a performance review."""
     words = [w for w in name if not COMPOUND_TERM.search(w)]
-    return bool(words) and denied.issuperset(words)
+    return bool(words) and denied.issuperset(words) and (
+        read is None or read.loose.issuperset(words)
+        or any(unit <= set(words) for unit in read.bound))
 
 
 def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     """The anchors the prompt holds only where it denies them: "fix the rounding bug in the old
     invoice code, it has no tests" does not describe a skill's exclusion of "cleanly tested new
     code". A denied word is not asked for, as a word of the prompt's own clause is not
-    (`quoted_clause_words`); where the prompt also says it plainly, it is."""
-    denied = _denied_terms(query)
+    (`quoted_clause_words`); where the prompt also says it plainly, it is. The verb of a denial
+    is denied with its object: "don't open a PR yet" asks for no opening, and is no
+    description of a commit rule's "Not for: opening or describing the pull request"."""
+    found = [m.group(0) for m in _DENIAL.finditer(query)] if _MAY_DENY.search(query) else []
+    denied = set(phrase_terms(" ".join(found))) | _denied_terms(query) if found else (
+        _denied_terms(query))
     if not denied:
         return frozenset()
     rest = _DENIAL.sub(" ", query)

@@ -1506,6 +1506,53 @@ def test_what_the_person_says_they_are_not_shipping_is_turned_down(workspace: Pa
     assert "record-lists" in pack_ids(workspace, "the record list is not updating the table")
 
 
+def test_a_denial_turns_down_the_memory_it_names_whole_not_its_neighbours(
+        workspace: Path) -> None:
+    # "not a security review" names the security review rule; the performance review rule
+    # shares only its tag "review" and is the task. "no Python tests" turns down the Python
+    # test rule, not the Jest one the prompt asks for. "no log lines", which no memory names
+    # whole, still turns down the logging rule by its word. "don't open a PR yet" asks for no
+    # opening: the commit rule's "Not for: opening the pull request" does not exclude it.
+    root = workspace / ".engram"
+    put(root, "sec.md", mem("security-review", "skill", tags=["security", "review"],
+                            summary="Security review of an endpoint: access control, scoping.",
+                            body="Check every query filters by the caller's organization."))
+    put(root, "perf.md", mem("performance-review", "skill", tags=["performance", "review"],
+                             summary="Finding N+1 queries and slow endpoints.",
+                             body="Profile the endpoint; prefetch related rows in the list."))
+    put(root, "pytests.md", mem("python-endpoint-tests", tags=["python", "tests"],
+                                summary="Python tests for API endpoints.",
+                                body="One test class per endpoint, with a member and an owner."))
+    put(root, "jest.md", mem("jest-component-tests", tags=["jest", "frontend", "tests"],
+                             summary="Jest tests for frontend components.",
+                             body="Render the component and assert what the user sees. Not for: "
+                                  "Python tests."))
+    put(root, "logs.md", mem("structured-logging", tags=["logging", "log"],
+                             summary="Structured log events with a stable name.",
+                             body="Log an event name and its fields, never a formatted message."))
+    put(root, "metrics.md", mem("metrics-counters", tags=["metrics", "counter"],
+                                summary="Counters and their tag cardinality.",
+                                body="A counter name says what happened; tags stay few."))
+    put(root, "commit.md", mem("commit-messages", tags=["commit", "branch"],
+                               summary="Committing work on a branch: the message format.",
+                               body="Subject in the imperative.\n\nNot for: opening or "
+                                    "describing the pull request."))
+    put(root, "pr.md", mem("pull-requests", tags=["pr", "pull-request"],
+                           summary="Opening a pull request as a draft, with a description.",
+                           body="Open PRs as drafts until checks pass."))
+    pack = pack_ids(workspace, "the uptime list endpoint is timing out, find the N+1s. This is "
+                               "not a security review")
+    assert pack[:1] == ["performance-review"] and "security-review" not in pack, pack
+    pack = pack_ids(workspace, "write a jest spec for the new tooltip, frontend only, no Python "
+                               "tests")
+    assert pack[:1] == ["jest-component-tests"] and "python-endpoint-tests" not in pack, pack
+    pack = pack_ids(workspace, "add a counter for how often the batcher skips an org, metric "
+                               "only, no log lines")
+    assert pack[:1] == ["metrics-counters"] and "structured-logging" not in pack, pack
+    pack = pack_ids(workspace, "commit what I have on this branch, don't open a PR yet")
+    assert pack[:1] == ["commit-messages"] and "pull-requests" not in pack, pack
+
+
 def test_a_prompt_naming_an_identifier_of_code_is_never_about_nothing_here(
         workspace: Path) -> None:
     # "model" is in every memory of a Django team, so it names none of them, and the new class
