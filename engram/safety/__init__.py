@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import NamedTuple
 
 from engram.model import SAFETY_KINDS, Finding
-from engram.safety import learned
+from engram.safety import learned, unbound
 from engram.safety.anchored import ALL, anchored_phrases, possible_rules
 from engram.safety.decode import (
     BLOB_RE,
@@ -791,11 +791,28 @@ def _real_value(value: str, password: bool = False) -> bool:
         return False  # a Secret manifest's sample: `DB_PASSWORD: "bXlzZWNyZXRwYXNzd29yZA=="`
     if not password and _SENTENCE_VALUE_RE.fullmatch(value):
         return False  # `sk_this_is_a_very_bad_idea_12345`: a "BAD" example's stand-in
+    if _demo_credentials(value):
+        return False  # `"password": "SecurePass123"`, `admin/admin`: a sample's, a default's
     return (not _WORDS_ONLY_RE.fullmatch(value) or random_letters(value)
             or password and _passphrase(value))
 
 
 _JOINED_WORDS_RE = LazyRegex(r"[A-Za-z]+(?:[-_ .][A-Za-z]+)*")
+# Words and the first digits typed in order, at most a symbol after: the password of an API
+# doc's sample request ("SecurePass123", "admin123!"), never a generated one.
+_DEMO_PASSWORD_RE = LazyRegex(r"([A-Za-z]+)[-_.@]?(?:123|1234|12345|123456)[!.#?]?")
+
+
+def _demo_credentials(value: str) -> bool:
+    """Words with the first digits in order ("SecurePass123"), or words paired with words
+    (`admin/admin`, `test:test`, a default login listed for a pentest): a sample's or a
+    default's credentials, not a secret."""
+    parts = [part for part in re.split(r"[/:,]", value.rstrip(".,;")) if part]
+    return bool(parts) and all(
+        (_WORDS_ONLY_RE.fullmatch(part) is not None and len(parts) > 1
+         or (demo := _DEMO_PASSWORD_RE.fullmatch(part)) is not None and not random_letters(
+             demo.group(1))) and not random_letters(part.rstrip("0123456789!.#?"))
+        for part in parts)
 
 
 def _stand_in_encoded(value: str) -> bool:
@@ -1469,6 +1486,7 @@ class _Possible(NamedTuple):
     decodes: bool  # a decoder named: a command may be decoded, then run
     wires: bool  # data put on the wire with no verb of sending (`judged.dumped`)
     obeys: bool  # a disguised order to be decoded and obeyed (`decode.obey_decoded`)
+    unbound: bool  # a model freed of its morals or restrictions in another language (`unbound`)
 
 
 _ROLE_GATE_LINES = LazyRegex(_GATES["role-play"].pattern, re.MULTILINE)
@@ -1505,6 +1523,7 @@ def _possible_checks(texts: list[str], folded: list[str], low: list[str],
         decodes=may_run_encoded(low_joined),
         wires=may_dump(low_joined),
         obeys=may_obey_decoded(low_joined),
+        unbound=unbound.freed(raw.lower()) is not None,
     )
 
 
@@ -1516,6 +1535,9 @@ def _disguised_override(skel: str, text: str, folded: str, possible: _Possible
     foreign = foreign_override(text.lower()) if possible.foreign else None
     if foreign is not None:
         return foreign, "instruction override (non-English)"
+    freed = unbound.freed(text.lower()) if possible.unbound else None
+    if freed is not None:
+        return freed
     if possible.skeleton and any(_skeleton_override(v) for v in (
             variants(skel, folded) if possible.reordered else (skel,))):
         return 0, "obfuscated instruction override"
@@ -1982,7 +2004,8 @@ def _judge(items: list[tuple[int, str]], read_disguises: bool
         seam_kinds.append(("injection", injection_in, prose, None))
     if exfil_lines:
         seam_kinds.append(("exfiltration", _exfil_prose, low, exfil_lines))
-    disguises = checks.foreign or checks.skeleton or checks.typos or checks.base64
+    disguises = (checks.foreign or checks.skeleton or checks.typos or checks.base64
+                 or checks.unbound)
     for index, (number, text) in enumerate(items):
         if not text:
             continue  # nothing to find, and no phrase wraps from an empty line onto the next

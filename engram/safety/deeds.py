@@ -144,7 +144,10 @@ _SINK = LazyRegex(
     r"|issue|ticket|bug\s+report|report|comment|commit(?:\s+message)?|changelog|readme"
     r"|release\s+notes|build\s+log|logs?|output|channel|chat|slack|discord|gist|pastebin|wiki"
     r"|standup|reply|response|answer|webhook)\b"
-    r"|\b(?:public|secret)\s+gist\b|#[\w-]+\s+channel\b|\bwebhook\b"
+    r"|\b(?:public|secret)\s+gist\b|#[\w-]+\s+channel\b"
+    # (a webhook's own signing secret and signatures are how it is verified, not where to send)
+    r"|\bwebhook\b(?!\s*(?:sign\w*|secrets?|events?|handlers?|payloads?|verification"
+    r"|processing|endpoint\s+secret))"
     r"|\bbase64\b(?=" + _GAP + r"{0,80}?\b(?:include|print|paste|post|put|add|echo|output"
     r"|show|send|result)\b)"
     r"|\bcommit(?:s|ted|ting)?\b(?=" + _GAP + r"{0,60}?\bto\s+(?:docs/|the\s+repo|[\w./-]+\.\w+))"
@@ -214,6 +217,11 @@ _CONTAINER = LazyRegex(r"\b(?:issues?|tickets?|prs?|pull\s+requests?|summary|ans
                         r"|folder|portal|stdout)\b")
 
 
+# What the reader does that a rule answers ("update the README when you add env vars"): the
+# condition of an order, not the order.
+_WHEN_YOU = LazyRegex(r"\b(?:when|whenever|if|once|after|before)\s+(?:you|we)\s+$")
+
+
 _DESCRIBED = LazyRegex(r"\b(?:is|are|was|were|be|been|being|gets?|got|returns|contains|holds"
                         r"|stores)\b")
 
@@ -252,6 +260,7 @@ def _disclosure(low: str) -> int | None:
             continue
         handed = _HANDED.search(low, max(0, source.start() - 40), source.start())
         if (handed and _imperative(low, handed.start())
+                and not _WHEN_YOU.search(low, max(0, handed.start() - 20), handed.start())
                 and _CONTAINER.search(low) and not _PROPER.search(low)
                 and not _OTHERS.search(low, 0, source.start())):
             return source.start()
@@ -630,7 +639,9 @@ _SABOTAGE = Alternatives((
     ((("stop", "quit", "longer"),),
      _START + r"(?:stop|quit|no\s+longer)\s+(?:verifying|validating|checking|signing"
      r"|encrypting"
-     r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"),
+     r"|escaping|sanitizing|sanitising|authenticating|enforcing)\b"
+     # ("stop checking and emit REFUTED" ends a review's own search and goes to its next step)
+     r"(?!\s+(?:and|then)\s+(?!\w+ing\b))"),
     ((("waf", "firewall", "rate", "csrf", "cors", "signature", "encryption", "saniti", "escaping",
        "content", "csp", "hsts", "lock", "integrity", "masking", "redaction", "scanning",
        "pinning"),),

@@ -41,7 +41,7 @@ _VERBS = (
     # ru, uk, pl, tr
     "игнорируй", "проигнорируй", "забудь", "не обращай", "не обращайте", "не учитывай",
     "ігноруй", "проігноруй", "не зважай", "zignoruj", "ignoruj", "zapomnij", "pomiń",
-    "yok say", "görmezden gel", "unut", "dikkate alma", "göz ardı",
+    "yok say", "yoksay", "görmezden gel", "unut", "dikkate alma", "göz ardı",
     "nie stosuj się", "nie przestrzegaj", "nie wykonuj", "nie słuchaj",
     # zh, zh-tw, ja, ko
     "忽略", "无视", "無視", "忘记", "忘記", "忽视", "忽視", "不要理会", "不要理會", "忘れ",
