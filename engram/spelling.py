@@ -80,7 +80,8 @@ _CONCEPT_PHRASES = (
     ("tdd test-driven", "test first"),
     ("review", "look over|second pair"),
     ("incident outage", "went down"),
-    ("setup onboarding", "new hire|new joiner|fresh laptop"),
+    ("setup onboarding", "new hire|new joiner|fresh laptop|new laptop|new machine|fresh machine"
+                         "|fresh clone"),
 )
 CONCEPTS: dict[str, tuple[str, ...]] = {
     anchor: anchors(concept) for concept, keys in _CONCEPTS for key in keys.split()

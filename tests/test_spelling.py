@@ -160,6 +160,18 @@ def test_a_word_for_a_concept_finds_the_memory_that_names_the_concept(workspace:
     assert "anchors: perform," in text
 
 
+def test_a_new_laptop_is_about_setting_up(workspace: Path) -> None:
+    # "new laptop" names no memory's word; it is the setup skill's concept, as "new hire" is.
+    root = workspace / ".engram"
+    storefront(root)
+    put(root, "setup.md", mem("dev-environment", "skill", tags=["setup", "devenv"],
+                              summary="Bootstrapping the local dev environment.",
+                              body="Install the toolchain with `make bootstrap`, then start "
+                                   "the services."))
+    assert pack_ids(workspace, "I just cloned the repo on a new laptop, get me to where I can "
+                               "run the storefront")[:1] == ["dev-environment"]
+
+
 def test_a_concept_word_the_memories_hold_stays_as_written(workspace: Path) -> None:
     root = workspace / ".engram"
     storefront(root)
