@@ -128,17 +128,33 @@ _AFTER_REFUSED_RE = LazyRegex(r"(?:しない|せず|しません|禁止|不可|�
                               r"|[^.;!?\n]{0,30}?\b(?:niemals|nie|nicht|keinesfalls)\b")
 
 
+# In an ASCII text each shape needs one of these: most memories hold none, and the patterns,
+# with no literal to skip to, cost more than the substring tests.
+_MORALS_HINTS = (" sans ", " sin ", " sem ", " senza ", " ohne ", " zonder ", " bez ", " ahlaki",
+                 " etik ", " tanpa ", " khong")
+_UNLOCKED_HINTS = (" toutes ", " todas ", " tutte ", " alle ", "securit", "seguridad", " moral",
+                   " etica")
+_ASKED_HINTS = (" vos ", " tes ", " tus ", " las ", " suas ", " tuas ", " as instru",
+                " as configura", " deine", " ihre ", " tu configuraci")
+
+
+def _may(padded: str, ascii_text: bool, hints: tuple[str, ...]) -> bool:
+    return not ascii_text or any(hint in padded for hint in hints)
+
+
 def freed(low: str) -> tuple[int, str] | None:
     """Where a lower-cased text frees the model of its morals or of all its restrictions, or
     asks for its hidden instructions, in another language, with what it says; None if it does
     not."""
-    found = NO_MORALS_RE.search(low)
+    ascii_text = low.isascii()
+    padded = " " + " ".join(low.split()) if ascii_text else low
+    found = NO_MORALS_RE.search(low) if _may(padded, ascii_text, _MORALS_HINTS) else None
     if found is not None:
         return found.start(), "persona without limits (non-English)"
-    found = UNLOCKED_RE.search(low)
+    found = UNLOCKED_RE.search(low) if _may(padded, ascii_text, _UNLOCKED_HINTS) else None
     if found is not None:
         return found.start(), "restrictions lifted (non-English)"
-    at = _asked(low)
+    at = _asked(low) if _may(padded, ascii_text, _ASKED_HINTS) else None
     if at is not None:
         return at, "prompt leak request (non-English)"
     return None
