@@ -302,8 +302,6 @@ def quoted_clause_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
 # the very memory about X ("reference secrets through data sources rather than variables").
 # Skipping a test is work on that test ("skip the flaky checkout test for now"): the testing
 # rules apply.
-# Every denial holds one of these: a prompt without any is never searched for one.
-_MAY_DENY = re.compile(r"\b(?:no|without|zero|lack|not|leave|skip)|n['’]t\b", re.IGNORECASE)
 _DENIAL = re.compile(
     r"\b(?:no|without|zero|lacks|lacking"
     r"|not\s+(?:an?|the|via|through|with|in|using|use|moving\s+to|switching\s+to|migrating\s+to"
@@ -359,8 +357,7 @@ def _denied_terms(text: str) -> set[str]:
 def denials(query: str) -> tuple[frozenset[str], ...]:
     """What each denial of the prompt turns down, as the words of its object ("not a security
     review": security, review), for `turned_down`."""
-    units = [frozenset(phrase_terms(m.group(1))) for m in _DENIAL.finditer(query)] if (
-        _MAY_DENY.search(query)) else []
+    units = [frozenset(phrase_terms(m.group(1))) for m in _DENIAL.finditer(query)]
     units += [frozenset(phrase_terms(m.group(1))) for m in _settled(query)]
     return tuple(unit for unit in units if unit)
 
@@ -430,9 +427,9 @@ def denied_words(query: str, anchors: Sequence[str]) -> frozenset[str]:
     (`quoted_clause_words`); where the prompt also says it plainly, it is. The verb of a denial
     is denied with its object: "don't open a PR yet" asks for no opening, and is no
     description of a commit rule's "Not for: opening or describing the pull request"."""
-    found = [m.group(0) for m in _DENIAL.finditer(query)] if _MAY_DENY.search(query) else []
-    denied = set(phrase_terms(" ".join(found))) | _denied_terms(query) if found else (
-        _denied_terms(query))
+    # (a denial's object is part of its whole match: one pass over the prompt finds both)
+    spans = [m.group(0) for m in _DENIAL.finditer(query)] + [m.group(1) for m in _settled(query)]
+    denied = set(phrase_terms(" ".join(spans))) if spans else set()
     if not denied:
         return frozenset()
     rest = _DENIAL.sub(" ", query)
