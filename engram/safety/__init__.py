@@ -723,7 +723,9 @@ _BARE_RE = LazyRegex(r"[^\s,;:)}\]\"'`]+")
 _CALL_RE = LazyRegex(r"[A-Za-z_][\w.]*[!?]?\s*(?:[(\[]|=(?![=,;&]|$))|[/~.!&*(]")
 _NAME_RE = LazyRegex(r"[A-Z][A-Z0-9_]*|[A-Za-z_][A-Za-z_.-]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _PLACEHOLDER_RE = LazyRegex(
-    r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}$]"
+    r"example|sample|placeholder|dummy|redacted|change_?-?me|your|xxx|\*\*\*|\.\.\.|[<>{}]"
+    # a reference (`$DB_PASSWORD`, `${VAR}`, `$(pass show db)`), not a `$` typed in a password
+    r"|^\$|\$[{(A-Za-z_]"
     r"|%s|%\(|^%\w+%|fake|test|replace|todo|not[-_ ]?a[-_ ]?real|abc123|123456|qwerty|hunter2|^\["
     r"|p[a@4][s5$]{2}w(?:[o0]r)?d|secret|a1b2c3"
     # masked for display (`sk_live_••••4242`)

@@ -599,6 +599,12 @@ _DENIED_RE = LazyRegex(r"\b(?:never|cannot|can't|won't|will\s+not|must\s+not|sho
 _NEGATED_BEFORE_RE = LazyRegex(r"\b(?:nothing|never|not|no|cannot|don'?t|doesn'?t|neither"
                                r"|nor)\b")
 _CONDITION_RE = LazyRegex(r"\b(?:if|whether|unless)\b")
+# A person's permission, not a claim about the model's orders: "Only the release lead may
+# override the safety checks during an incident".
+_PERSON_MAY_RE = LazyRegex(
+    r"\b(?:lead|leads|manager|managers|admins?|administrators?|owners?|maintainers?|on-?call"
+    r"|sres?|engineers?|reviewers?|approvers?|humans?|people|staff|officers?|directors?|captain"
+    r"|commander)\s+(?:may|can|is\s+allowed\s+to|are\s+allowed\s+to)\s*$")
 
 
 def _supposed(m: re.Match[str], line: str) -> bool:
@@ -611,7 +617,11 @@ def _supposed(m: re.Match[str], line: str) -> bool:
 
 
 def declared(m: re.Match[str], line: str) -> bool:
-    """Asserted, not denied or supposed."""
+    """Asserted, not denied or supposed, nor a person's permission to override a check that is
+    not the model's ("you" and "your" stay the model's)."""
+    if _PERSON_MAY_RE.search(clause_before(m, line)) and not re.search(
+            r"\byou(?:r|rs|rself)?\b", m.group()):
+        return False
     return not _DENIED_RE.search(m.group()) and not _supposed(m, line)
 
 
