@@ -223,10 +223,11 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...],
         elif anchor in typed:
             word = typed[anchor]
             found = held(spelling.one_slip_away(word, anchor))
-            if found and len(word) < spelling.MIN_SLIP_LENGTH:
-                found = held(spelling.one_letter_apart(word, anchor))
-                if not found:
+            if len(word) < spelling.MIN_SLIP_LENGTH:
+                sure = held(spelling.one_letter_apart(word, anchor))
+                if found and not sure:
                     slips.add(anchor)
+                found = sure
             if found:
                 freq: Counter[str] = Counter()
                 for index in scopes.indexes:

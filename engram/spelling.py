@@ -129,18 +129,27 @@ def one_slip_away(typed: str, anchor: str) -> list[str]:
 
 def one_letter_apart(typed: str, anchor: str) -> list[str]:
     """The stems of the words the word as typed is with a doubled letter typed once or a single
-    one twice ("comit", "flagg"), or with a vowel left out ("feture"), sorted, the anchor left
-    out: how a short word is read, since another letter left out or added, changed, or two
-    swapped turns too many short words into others ("lawyer", "layer"; "consent", "content")."""
+    one twice ("comit", "flagg"), with a vowel left out ("feture"), or with two neighbouring
+    letters after the first swapped ("wirte", "mdtset": the commonest slip of all), sorted, the
+    anchor left out: how a short word is read, since another letter left out or added, or
+    changed, turns too many short words into others ("lawyer", "layer"; "consent", "content")."""
     word = typed
     edits = {word[:i] + word[i + 1:] for i in range(1, len(word)) if word[i] == word[i - 1]}
     for i in range(1, len(word) + 1):
         head, tail = word[:i], word[i:]
         edits.update(head + letter + tail for letter in {head[-1], *_VOWELS})
     edits.discard(word)
+    # A swap may move the second letter, which `_stems` otherwise keeps ("wirte", "write").
+    swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)}
+    swaps.discard(word)
     # ... and inflected as typed: "breake" stems to "break", but "brake" is no slip for it.
     cut = len(word) - len(stem(word))
-    return _stems({edit for edit in edits if len(edit) - len(stem(edit)) <= cut}, typed, anchor)
+
+    def as_typed(edit: str) -> bool:
+        return len(edit) - len(stem(edit)) <= cut
+
+    return sorted({*_stems({edit for edit in edits if as_typed(edit)}, typed, anchor),
+                   *(stem(edit) for edit in swaps if as_typed(edit))} - {anchor})
 
 
 def _edits(word: str) -> set[str]:

@@ -98,6 +98,19 @@ def test_a_short_word_with_a_letter_doubled_undoubled_or_a_vowel_dropped_is_read
     assert pack_ids(workspace, "my bike's rear brake squeaks") == []
 
 
+def test_a_short_word_with_two_neighbouring_letters_swapped_is_read(workspace: Path) -> None:
+    # The commonest slip: "wirte" (the second letter moved) and "comimt" are "write" and
+    # "commit". The first letter stays: "trial" is never read as another word's "rtial".
+    root = workspace / ".engram"
+    clinic(root)
+    put(root, "commits.md", mem("commit-message-format", "rule", tags=["commit", "message"],
+                                summary="How a commit message is written.",
+                                body="Subject in the imperative, body says why."))
+    assert pack_ids(workspace, "squash and comimt the alert digest fix")[:1] == [
+        "commit-message-format"]
+    assert pack_ids(workspace, "my grandmother's favourite lemon cake recpie") == []
+
+
 def test_shorthand_is_read_as_the_words_it_stands_for(workspace: Path) -> None:
     clinic(workspace / ".engram")
     assert pack_ids(workspace, "bump deps, whatever is safe") == ["dependency-updates"]
