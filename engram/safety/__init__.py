@@ -409,6 +409,8 @@ _ROLE_MARKUP_RE = LazyRegex(
     r"|notice|directive|update|mode)s?\b[^>]*>"
     r"|^\s*\[(?:system|developer|admin)(?:\s+mode)?\s+(?:message|notice|override|instructions?)\b"
     r"[^\]]*\]"
+    # a mode tag a jailbreak opens with: `<SYSTEM MODE>`, `<GOD MODE>`
+    r"|<\s*(?:system|god|admin|developer|debug|root|sudo|dan|jailbreak|override)\s+mode\s*>"
 )
 # An inline code span of nothing but markup tokens (`<|system|>`, `[gMASK]<sop>`).
 _TOKENS_SPAN_RE = LazyRegex(r"`(?:\s*(?:<\|?/?[\w./ -]{1,30}\|?>|\[[\w/ -]{1,20}\]))+\s*`")

@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
-from engram.safety import claims, switched_off
+from engram.safety import claims, stock, switched_off
 from engram.safety.lazy_regex import LazyRegex
 
 
@@ -583,6 +583,20 @@ FAMILIES: tuple[_Family, ...] = (
             switched_off.DROPPED_TASK_RE, switched_off.commanded),
     _Family("injection", "persona switch", switched_off.FRESH_START_WORDS,
             switched_off.FRESH_START_RE, _unnegated),
+    _Family("injection", "instruction override (the text above dismissed)",
+            stock.ABOVE_DISMISSED_WORDS, stock.ABOVE_DISMISSED_RE, switched_off.commanded),
+    _Family("injection", "instruction override (new orders announced)", stock.BANNER_WORDS,
+            stock.BANNER_RE),
+    _Family("injection", "persona without limits (jailbreak mode)", stock.JAILBREAK_MODE_WORDS,
+            stock.JAILBREAK_MODE_RE, switched_off.commanded),
+    _Family("injection", "request to disclose secrets", stock.SECRET_ASKED_WORDS,
+            stock.SECRET_ASKED_RE, _unnegated),
+    _Family("injection", "claimed maker or master", stock.MASTER_WORDS, stock.MASTER_RE,
+            _unnegated),
+    _Family("injection", "prompt leak request", stock.GAME_WORDS, stock.GAME_RE, _unnegated),
+    _Family("injection", "the task in hand dropped", stock.SCRIPTED_ANSWER_WORDS,
+            stock.SCRIPTED_ANSWER_RE, switched_off.commanded),
+    _Family("injection", "instruction override", stock.STOCK_WORDS, stock.STOCK_RE, _unnegated),
     _Family("role-play", "delimited system header",
             (_words("system developer admin administrator operator"),), _BANNER_RE, cased=True),
 )

@@ -39,7 +39,8 @@ _VERBS = (
     "vergessen sie",
     "missachte",
     # ru, uk, pl, tr
-    "игнорируй", "проигнорируй", "забудь", "не обращай", "не обращайте", "не учитывай",
+    "игнорируй", "проигнорируй", "игнорировать", "игнорируйте", "проигнорировать", "забудь",
+    "не обращай", "не обращайте", "не учитывай",
     "ігноруй", "проігноруй", "не зважай", "zignoruj", "ignoruj", "zapomnij", "pomiń",
     "yok say", "yoksay", "görmezden gel", "unut", "dikkate alma", "göz ardı",
     "nie stosuj się", "nie przestrzegaj", "nie wykonuj", "nie słuchaj",
@@ -47,8 +48,8 @@ _VERBS = (
     "忽略", "无视", "無視", "忘记", "忘記", "忽视", "忽視", "不要理会", "不要理會", "忘れ",
     "무시", "잊어", "잊고",
     # ar, he, hi, vi, id, fa
-    "تجاهل", "انس", "إنس", "أهمل", "התעלם", "תתעלם", "שכח", "תשכח",
-    "अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल", "bỏ qua", "phớt lờ", "quên", "lờ đi",
+    "تجاهل", "تغاضى", "تغاض ", "انس", "إنس", "أهمل", "התעלם", "תתעלם", "שכח", "תשכח",
+    "अनदेखा", "अनदेखी", "नज़रअंदाज़", "नजरअंदाज", "भूल", "bỏ qua", "phớt lờ", "quên", "lờ đi",
     "abaikan", "lupakan", "acuhkan", "نادیده", "فراموش",
     # sv nb da fi, cs sk, el ro hu, bg sr hr, ca
     "ignorera", "glöm", "bortse från", "strunta i", "ignorer", "se bort fra", "glem ",
@@ -69,7 +70,7 @@ _VERBS = (
     "ahaztu", "baztertu", "esquece", "ignoreer", "vergeet", "უგულებელყ", "დაივიწყ", "անտես",
     "մոռաց", "məhəl qoyma", "nəzərə alma", "unut", "елеме", "ұмыт", "दुर्लक्ष", "विसर",
     "పట్టించుకోక", "విస్మరించ", "మర్చిపో", "ችላ", "እርሳ", "bhool ja", "bhul ja", "nazarandaz",
-    "ignore karo", "ignore kar do",
+    "ignore karo", "ignore kar do", "cancel kar do", "cancel karo",
     # it (stop obeying), pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
     "non seguire", "non rispettare", "non obbedire", "smetti di seguire",
     # "pay no heed to": the negated verbs of attending, in the languages where an override is
@@ -101,7 +102,7 @@ _NOUNS = (
     "指令", "指示", "说明", "說明", "命令", "지시", "명령", "지침",
     "系统设定", "系統設定", "系统设置", "系統設置", "系统提示", "系統提示",
     "تعليمات", "الأوامر", "الإرشادات", "הוראות", "הנחיות", "निर्देश",
-    "hướng dẫn", "chỉ dẫn", "chỉ thị", "instruksi", "petunjuk", "perintah",
+    "hướng dẫn", "chỉ dẫn", "chỉ thị", "quy tắc", "instruksi", "petunjuk", "perintah",
     "دستورالعمل", "دستورات",
     # rules and norms, which overrides name as often as instructions
     "reglas", "normas", "regole", "regras", "regeln", "правил", "规则", "規則", "规范", "ルール",
@@ -131,7 +132,8 @@ _EARLIER = (
     "précédent", "precedent", "antérieur", "toutes", "ci-dessus", "anterior", "previa", "todas",
     "vorherig", "bisherig", "vorigen", "alle ", "obigen", "früher", "precedenti", "tutte",
     "in precedenza", "prima", "önce", "پیش از", "πριν", "før ", "prije",
-    "vorige", "eerdere", "bovenstaande", "предыдущ", "прежн", "все ", "вышеуказ", "попередн",
+    "vorige", "eerdere", "bovenstaande", "предыдущ", "прежн", "все ", "все,", "всё ", "вышеуказ",
+    "попередн",
     "усі", "всі", "poprzedni", "wszystkie", "wcześniejsz", "önceki", "daha önce", "tüm", "bütün",
     "之前", "以上", "先前", "上面", "前面", "所有", "全部", "これまで", "以前", "前の", "上記",
     "すべて", "全て", "이전", "앞의", "모든", "위의", "السابقة", "جميع", "كل ", "הקודמות", "כל ",
@@ -154,7 +156,8 @@ _EARLIER = (
     "iepriekšēj", "visus", "visas", "ankstesn", "visų", "varasem", "eelnev", "kõik", "prejšnj",
     "vsa ", "vse ", "fyrri", "öll ", "blaenorol", "bob ", "pob ", "aurreko", "guztiak",
     "əvvəlki", "алдыңғы", "барлық", "წინა", "ყველა", "նախորդ", "բոլոր", "आधीच्या", "मागील",
-    "सर्व", "మునుపటి", "అన్ని", "ቀደም", "ሁሉንም", "pichle", "saare", "sabhi", "pehle", "avant",
+    "सर्व", "మునుపటి", "అన్ని", "ቀደም", "ሁሉንም", "pichle", "pichhle", "purane", "saare",
+    "আপনাকে যা", "sabhi", "pehle", "avant",
     # nl, pa gu jv, kn ml si so ha yo ku mn my km lo ps tg ky
     "eerder", "ਪਿਛਲੀ", "ਪਿਛਲੇ", "ਸਾਰੀਆਂ", "ਸਾਰੇ", "અગાઉ", "પાછલી", "બધી", "બધા", "sadurunge",
     "kabeh", "ಹಿಂದಿನ", "ಎಲ್ಲಾ", "മുമ്പത്തെ", "എല്ലാ", "පෙර", "සියලු", "hore", "dhammaan", "baya",
