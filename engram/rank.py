@@ -568,8 +568,10 @@ class Scoring:
 
         # A long task told by a person is judged as a task, not as a description.
         described = strict and not route.spoken(self.said)
+        foreign = judges_topic and not described and route.foreign_stack(anchors, known)
         off_topic = judges_topic and not any(
-            route.on_topic(s.evidence, specific, described, familiar, rare, phrase_of(s))
+            route.on_topic(s.evidence, specific, described, familiar, rare, phrase_of(s),
+                           foreign)
             for s in [*scored, *(pool.model for pool in pools)] if weighed(s))
         # Beside two words no memory holds, a word met only in a body, or only as one word of
         # a trigger phrase the prompt holds less than half of, is chance ("my kitchen sink is

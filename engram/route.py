@@ -21,6 +21,7 @@ from engram.tokenize import anchors as phrase_terms
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
 STRONG_FIELDS = frozenset({"id", "tags"})
+_TRIGGER_OR_BODY = frozenset({"triggers", "body"})
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
@@ -313,16 +314,20 @@ _DENIAL = re.compile(
     r"|(?:I['’]?m|I\s+am|we['’]?re|we\s+are)\s+not\s+(?:shipping|changing|modifying|touching"
     r"|adding|writing|doing|deploying|releasing|building|creating|updating|migrating|using)"
     r"(?:\s+(?:an?|the|any|our|my))?"
-    # "leave the ARIA bits alone"
+    # "leave the ARIA bits alone", "leave the clippy cleanup for a separate PR"
     r"|leave(?:\s+(?:the|this|that|our|my|its|any))?(?=\s+[^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?"
-    r"\s+alone\b)"
+    r"\s+(?:alone\b|for\s+(?:an?\s+|the\s+)?(?:separate|later|follow-?up|next|another|future"
+    r"|different|second)\b))"
     # "A, not B": "plain unit tests, not integration tests against the database"
     r"|(?:(?<=,\s)|(?<=;\s)|(?<=\u2014\s))not(?!\s+(?:only|just|sure|yet|working|found|needed"
     r"|required)\b)"
     r"|(?:do\s+not|don['’]?t)\s+(?:use|want|need|add|touch|bring\s+in"
-    r"|(?:open|create|write|run|do|mean|bother\s+with|reply\s+to(?:\s+or\s+\w+)?)"
+    r"|(?:open|create|write|run|do|mean|bother\s+with|reply\s+to(?:\s+or\s+\w+)?|produce"
+    r"|generate|include|make|send|post|file|update)"
     r"(?:\s+(?:an?|the|any))?)"
-    r"|skip(?:ping)?(?!\s+(?:[\w-]+\s+){0,3}(?:tests?|specs?)\b)(?:\s+(?:the|this|an?|any))?)"
+    # "skip the changelog", "skip regenerating the docs": the thing skipped, after its verb
+    r"|skip(?:ping)?(?!\s+(?:[\w-]+\s+){0,3}(?:tests?|specs?)\b)(?:\s+[^\W\d_]+ing(?=\s))?"
+    r"(?:\s+(?:the|this|an?|any))?)"
     r"\s+([^\W\d_][\w'/-]*(?:\s+[\w'/-]+)?)",
     re.IGNORECASE)
 
@@ -702,6 +707,30 @@ nothing everything something anything choice remember nervous worried
 _QUANTITY = re.compile(r"\d+(?:k|m|b|kb|mb|gb|tb|ms|s|secs?|mins?|h|hrs?|x|px|em|rem)?")
 
 
+# Languages, frameworks and desktop products by name: what a stack is. A prompt that names one
+# no memory holds is about another stack ("write a SQL query that returns the top customers",
+# "Swift: decode nested JSON with Codable" in a Rust linter's workspace): one word it shares
+# with a memory's prose is then no evidence (`foreign_stack`). Infrastructure, databases,
+# queues, operating systems and libraries are left out: a team's rules speak of "the queue" or
+# "the cache" without naming Kafka or Redis, and "a Kafka consumer that survives rebalances"
+# is about the queue rule that says how a consumer commits its offsets.
+TECHNOLOGIES = frozenset(stem(w) for w in """
+java kotlin scala groovy swift objc ruby perl php javascript typescript golang haskell elixir
+erlang clojure fsharp csharp cpp lua julia dart matlab fortran cobol delphi vba bash zsh
+powershell sql plsql tsql solidity verilog vhdl latex python rust
+react vue angular svelte nextjs nuxt gatsby jquery ember solidjs astro htmx django flask
+fastapi rails laravel symfony springboot nestjs phoenix dotnet aspnet blazor android ios
+swiftui flutter xamarin cordova ionic codable uikit
+excel powerpoint photoshop figma blender unreal godot arduino wordpress shopify drupal magento
+salesforce tableau powerbi
+""".split())
+
+
+def foreign_stack(anchors: Iterable[str], known: Callable[[str], bool]) -> bool:
+    """Whether the prompt names a technology (`TECHNOLOGIES`) no memory holds."""
+    return any(a in TECHNOLOGIES and not known(a) for a in anchors)
+
+
 def _framing(anchor: str) -> bool:
     """A word that frames the task (`_FRAMING`) or a quantity (`_QUANTITY`): neither is the new
     topic the zero-match rule looks for."""
@@ -780,7 +809,7 @@ def specific_hits(ev: Evidence, specific: Callable[[str], bool]) -> tuple[int, i
 
 def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
              familiar: Callable[[str], bool], own: Callable[[str], bool] | None = None,
-             phrase: Callable[[set[str]], bool] | None = None) -> bool:
+             phrase: Callable[[set[str]], bool] | None = None, foreign: bool = False) -> bool:
     """Whether a memory's evidence says it is about the query's task: a path match, or specific
     words (rare in the corpus: a high IDF) where the memory states its topic.
 
@@ -822,6 +851,18 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
     stated, anywhere = specific_hits(ev, specific)
     if strict:
         return stated >= 2
+    if foreign:
+        # About another stack (`foreign_stack`): a word of the memory's own name for its topic
+        # (its id or tags) still makes it the task ("try my local build on a django checkout"
+        # and `ty-repro-outside-checkout`); else it takes two stated words, a word met only in
+        # a trigger phrase counting when the prompt holds half the phrase ("decode nested JSON
+        # with a custom date format" holds one word of "ruff.schema.json").
+        if named_by_rare_word(ev, specific):
+            return True
+        said = [t for t, fields in ev.fields.items()
+                if not COMPOUND_TERM.search(t) and specific(t) and fields != ("body",)
+                and (not set(fields) <= _TRIGGER_OR_BODY or phrase is None or phrase({t}))]
+        return len(said) >= 2
     if stated == 0:
         return anywhere >= 1 and named_by_familiar_word(ev, familiar)
     if anywhere >= 2:

@@ -1848,3 +1848,59 @@ def test_a_long_description_still_needs_two_stated_words(workspace: Path) -> Non
     assert ok(load(workspace, "Definitive guidelines for field units that reboot at random "
                               "overnight: crash reporting dashboards, alert routing and "
                               "on-call rotations for mobile operators")) == EMPTY
+
+
+def test_a_prompt_about_another_stack_needs_more_than_one_shared_word(workspace: Path) -> None:
+    # A Rust linter's workspace: "query" is half of the caching rule's trigger "cache this
+    # query", "date" half of the schema rule's "schema out of date". A SQL report or a Swift
+    # decoder names a technology no memory holds, so one such word is no match and the pack is
+    # empty. The same stack word beside a word of a memory's id ("checkout") keeps the memory,
+    # and without the foreign name half a trigger phrase still does.
+    root = workspace / ".engram"
+    put(root, "salsa.md", mem("salsa-caching", tags=["salsa", "incrementality"],
+                              triggers=["cache this query", "salsa tracked"],
+                              directive="Make expensive analysis functions tracked queries.",
+                              body="A tracked function returns owned data; keep it small."))
+    put(root, "schema.md", mem("generate-schema", tags=["codegen", "schema"],
+                               triggers=["schema out of date", "regenerate the schema"],
+                               directive="Regenerate the schema after changing options.",
+                               body="Run the generator; commit schema.json with the change."))
+    put(root, "repro.md", mem("repro-outside-checkout", tags=["reproduction", "checkout"],
+                              triggers=["reproduce outside the repo"],
+                              directive="Reproduce a report outside the checkout, in a temp dir.",
+                              body="Build the linter in debug mode and run it on the project."))
+    for n in range(5):
+        put(root, f"r{n}.md", mem(f"lint-rule-{n}", tags=["lint", f"rule{n}"],
+                                  directive=f"Lint rule {n} flags one pattern.",
+                                  body="Every rule has fixtures and a snapshot."))
+    for query in ["write a SQL query that returns the top customers by revenue last quarter",
+                  "Swift: decode nested JSON with Codable and a custom date format"]:
+        assert ok(load(workspace, query)) == EMPTY, query
+    assert "repro-outside-checkout" in pack_ids(
+        workspace, "how do I run my local build on a django checkout to see what changed")
+    assert "salsa-caching" in pack_ids(
+        workspace, "should I cache this query so the editor stays fast on big projects")
+
+
+@pytest.mark.parametrize("query", [
+    "bump the toolchain to 1.91 but leave the clippy cleanup for a separate PR",
+    "bump the toolchain to 1.91; don't produce a clippy cleanup in the same PR",
+    "bump the toolchain to 1.91 and skip fixing the clippy lints for now",
+])
+def test_a_step_left_for_later_or_not_to_be_produced_is_turned_down(workspace: Path,
+                                                                    query: str) -> None:
+    # "leave X for a separate PR", "don't produce X" and "skip fixing X": the toolchain rule
+    # alone; asked for, the clippy rule loads beside it.
+    root = workspace / ".engram"
+    put(root, "toolchain.md", mem("upgrade-toolchain", tags=["toolchain", "rust"],
+                                  summary="Bumping the Rust toolchain version.",
+                                  body="Update rust-toolchain.toml and fix new warnings."))
+    put(root, "clippy.md", mem("clippy-lints", tags=["clippy", "lints"],
+                               summary="Clippy cleanup: expect over allow.",
+                               body="Silence a clippy lint with expect and a reason."))
+    for n in range(4):
+        put(root, f"n{n}.md", mem(f"note-{n}", "knowledge", summary=f"Release note {n}."))
+    assert "clippy-lints" in pack_ids(workspace, "bump the toolchain to 1.91 and do the clippy "
+                                                 "cleanup")
+    pack = pack_ids(workspace, query)
+    assert pack[:1] == ["upgrade-toolchain"] and "clippy-lints" not in pack, pack
