@@ -188,6 +188,13 @@ _GUIDANCE = (r"(?:instructions?|rules|guidance|guidelines|polic(?:y|ies)|constra
              r"|folders?|docs?|documents?|pages?|sections?|versions?|modules?|engine|templates?"
              r"|director(?:y|ies))\b)")
 _OF_THEM = r"(?:(?:all|any|every)\s+(?:of\s+)?)?(?:the\s+|your\s+|its\s+)?"
+# What is kept from the user, and whom or where from ("don't mention this change to the user").
+_HIDDEN_THING = (r"(?:it|this|that|these|the)(?:\s+(?:change|changes|edit|edits|step|file"
+                 r"|addition))?\s*")
+_HIDDEN_FROM = (r"to\s+(?:anyone|the\s+user|them)|in\s+(?:your|the)\s+(?:summary|reply|response"
+                r"|answer|output|commit\s+message|pr\s+description)")
+
+
 _INJECTION: tuple[tuple[str, str], ...] = (
     (
         "instruction override",
@@ -283,10 +290,15 @@ _INJECTION: tuple[tuple[str, str], ...] = (
     ),
     (
         "hide from the user",
-        r"\b(?:do\s+not|don'?t|never)\s+(?:mention|disclose|reveal|report)\s+(?:it|this|that|these"
-        r"|the)(?:\s+(?:change|changes|edit|edits|step|file|addition))?\s*(?:to\s+(?:anyone|the"
-        r"\s+user|them)|in\s+(?:your|the)\s+(?:summary|reply|response|answer|output|commit\s+message"
-        r"|pr\s+description))?\s*(?:[.!;]|-->|$)",
+        r"\b(?:do\s+not|don'?t|never)\s+(?:mention|disclose|reveal)\s+" + _HIDDEN_THING
+        + r"(?:" + _HIDDEN_FROM + r")?\s*(?:[.!;]|-->|$)"
+        r"|\b(?:do\s+not|don'?t|never)\s+report\s+" + _HIDDEN_THING + r"(?:" + _HIDDEN_FROM
+        + r")\s*(?:[.!;]|-->|$)"
+        # "report" alone hides a deed, unless it answers a review's question about a finding
+        # ("Would the linter catch this? If yes, don't report it")
+        r"|(?<!if\syes,\s)(?<!if\sso,\s)(?<!if\syes\s)(?<!if\sso\s)"
+        r"\b(?:do\s+not|don'?t|never)\s+report\s+" + _HIDDEN_THING
+        + r"\s*(?:[.!;]|-->|$)",
     ),
     (
         "hide from the user",
@@ -1612,13 +1624,19 @@ _LOOKED_FOR_RE = LazyRegex(
 _LEAD_IN_LINES = 30
 
 
+_TABLE_RULE_RE = LazyRegex(r"\s*\|\s*:?-{3,}|\s*:?-{3,}:?\s*\|")
+
+
 def _looked_for(index: int, low: list[str]) -> bool:
     """Whether line `index` is an item of a list, or a row of a table, whose lead-in sends the
-    reader to find or refuse its items (see `_LOOKED_FOR_RE`)."""
+    reader to find or refuse its items (see `_LOOKED_FOR_RE`); a table's header row is a lead-in
+    too ("| Risk | Forbidden | Required |")."""
     if not _LIST_ITEM_RE.match(low[index]):
         return False
     for above in range(index - 1, max(-1, index - _LEAD_IN_LINES), -1):
         text = low[above]
+        if above > 0 and _TABLE_RULE_RE.match(text) and _LOOKED_FOR_RE.search(low[above - 1]):
+            return True
         if not text.strip() or _LIST_ITEM_RE.match(text) or text.startswith((" ", "\t")):
             continue
         return _LOOKED_FOR_RE.search(text) is not None

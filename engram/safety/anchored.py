@@ -171,6 +171,8 @@ _HIJACK_RULES: tuple[tuple[frozenset[str], frozenset[str], str, str, LazyRegex |
                    "policies", "briefing")),
         "instruction override",
         rf"(?:{_DISMISS})\s+(?:(?:all|any|every|each|the|of|those|these|whatever)\s+)*"
+        # ("ignore existing naming conventions" is a bad habit a style rule lists)
+        r"(?!(?:existing|current)\s+(?:[\w-]+\s+){0,2}?conventions\b)"
         r"(?:(?:your|earlier|previous|prior|standing|existing|original|initial|above"
         r"|preceding|former|current|given)\s+(?:[\w-]+\s+){0,2}?"
         rf"(?:{_ORDER_NOUNS})\b"

@@ -33,8 +33,9 @@ _BASE32 = LazyRegex(r"[A-Z2-7]{24,}={0,6}")
 _SPACED = LazyRegex(r"(?:(?<!\S)\S {1,3}){7,}\S(?!\S)")
 _WORD_GAP = LazyRegex(r" {2,}|\s/\s|\t")
 # Letters split by one repeated mark: "i.g.n.o.r.e", "r-u-l-e-s", "g_i_v_e_n", "f·i·l·e".
+# (a mark after the last letter goes too: "R.e.v.e.a.l. y.o.u.r. p.r.o.m.p.t." is one clause)
 _SPLIT = LazyRegex(r"(?<![\w.\-/·*|])[a-zA-Z0-9]([.\-_/·*|])[a-zA-Z0-9](?:\1[a-zA-Z0-9])+"
-                   r"(?![\w·*|]|[.\-/][\w])")
+                   r"(?:\1(?=\s))?(?![\w·*|]|[.\-/][\w])")
 _SPLIT_MARKS = LazyRegex(r"[.\-_/·*|]")
 # Leetspeak: words mixing letters with the digits that stand for letters. A line needs three
 # such words, three in ten of its words, before it is rewritten (versions, `utf8`, `k8s` and
@@ -48,7 +49,10 @@ _BACKWARDS = LazyRegex(r"backward|right[\s-]to[\s-]left|in\s+reverse|reversed|re
                        r"|that|the\s+(?:line|text|string|sentence|letters|characters|order)"
                        r"|each|every)\b")
 _COMMON = ("the", "and", "of", "to", "you", "your", "this", "that", "with", "for", "is", "in",
-           "it", "all", "send", "file", "what", "then")
+           "it", "all", "send", "file", "what", "then",
+           # (and the words of the attacks that are encoded most: "reveal your system prompt")
+           "system", "prompt", "reveal", "ignore", "instructions", "previous", "password",
+           "secret", "print", "show")
 _ROT13 = str.maketrans("abcdefghijklmnopqrstuvwxyz", "nopqrstuvwxyzabcdefghijklm")
 _ROT13_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "NOPQRSTUVWXYZABCDEFGHIJKLM")
 _REVERSED_WORDS = frozenset(word[::-1] for word in _COMMON)

@@ -459,7 +459,8 @@ _NEGATED = LazyRegex(
     r"(?:^\s*(?:[-*+>]|\d+[.)])?\s*(?:\[[ x]\]\s*)?|[.;:!?(,\u2013\u2014]\s*|\b(?:and|but|or)\s+)"
     # (a quoted request may open on its quotation mark and "please": ': "Please don't share
     # your password here"')
-    r"(?:[\"\u201c\u00ab]\s*)?(?:(?:please|kindly)\s+)?"
+    # (and the word may be set in bold: "- **Never commit** API keys, upload keys ...")
+    r"(?:[\"\u201c\u00ab]\s*)?(?:[*_]{1,2})?(?:(?:please|kindly)\s+)?"
     r"(?:never|do\s+not"
     r"|don'?t"
     r"|must\s+not|avoid|refuse|reject|flag|block|no\s+one\s+should|nobody\s+should|we\s+never"
