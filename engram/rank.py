@@ -234,9 +234,6 @@ class _Prepared(NamedTuple):
     turned_down: list[set[int]]  # per scope: the keys the prompt turns down by a whole name
 
 
-_TRIGGER_OR_BODY = frozenset({"triggers", "body"})
-
-
 class Scoring:
     """One request's scoring. `score` may be asked again with a larger `need` (the pipeline
     widens the ranked set when a pulled prerequisite was left unranked): postings, evidence and
@@ -581,7 +578,7 @@ class Scoring:
                 return True
             outside_body = {t for t, fields in s.evidence.fields.items() if fields != ("body",)}
             return bool(outside_body) and not s.evidence.path_match and all(
-                set(s.evidence.fields[t]) <= _TRIGGER_OR_BODY for t in outside_body) and not (
+                set(s.evidence.fields[t]) <= route.TRIGGER_OR_BODY for t in outside_body) and not (
                 phrase_of(s)(outside_body))
 
         if (not off_topic and gate and anchors and not path_only and not self.coded

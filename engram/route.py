@@ -21,7 +21,8 @@ from engram.tokenize import anchors as phrase_terms
 # Strong evidence: a memory's name for itself and its author's keywords. A directive is a
 # sentence of prose: its common words ("write", "use", "never") say little about the topic.
 STRONG_FIELDS = frozenset({"id", "tags"})
-_TRIGGER_OR_BODY = frozenset({"triggers", "body"})
+# Where a word says less than a name: one word of a trigger phrase, or prose.
+TRIGGER_OR_BODY = frozenset({"triggers", "body"})
 GATE_MIN_ANCHORS = 4  # from four anchors on, one weak match is not enough
 # A one-word name is specific when at most this share of the memories contain the word: one
 # in more than six names a kind of memory ("code", "api"), not one memory.
@@ -861,7 +862,7 @@ def on_topic(ev: Evidence, specific: Callable[[str], bool], strict: bool,
             return True
         said = [t for t, fields in ev.fields.items()
                 if not COMPOUND_TERM.search(t) and specific(t) and fields != ("body",)
-                and (not set(fields) <= _TRIGGER_OR_BODY or phrase is None or phrase({t}))]
+                and (not set(fields) <= TRIGGER_OR_BODY or phrase is None or phrase({t}))]
         return len(said) >= 2
     if stated == 0:
         return anywhere >= 1 and named_by_familiar_word(ev, familiar)
