@@ -86,7 +86,7 @@ SAFETY_KINDS: tuple[str, ...] = ("injection", "role-play", "exfiltration", "secr
 # the sha256 of engram/safety/*.py, sorted by name and joined, then the line model they read
 # (engram/safety/line_model.bin). A stored verdict from other rules
 # is ignored (the memory is rescanned); tests/test_safety_verdicts.py keeps this current.
-SCANNER_VERSION = "a46aef6b78eb"
+SCANNER_VERSION = "435b2acf0179"
 
 
 class Finding(NamedTuple):

@@ -32,11 +32,7 @@ from typing import NamedTuple
 
 from engram.safety import claims, stock, switched_off
 from engram.safety.lazy_regex import LazyRegex
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from engram.safety.wordclass import words as _words
 
 # A clause: no sentence end (a dot inside ".env" or "e.g" is not one).
 _C = r"(?:[^.;!?\n]|[.!?](?=[\w/]))"

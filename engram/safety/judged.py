@@ -39,6 +39,7 @@ import re
 
 from engram.safety.gates import WordGates
 from engram.safety.lazy_regex import LazyRegex
+from engram.safety.wordclass import words as _w
 
 # Within one sentence: a dot inside ".env" or a host name does not end it.
 _GAP = r"(?:[^.;!?\n]|[.!?](?=\S))"
@@ -468,9 +469,6 @@ _NEGATED = LazyRegex(
     r"|not|no(?!\s*[:,.!?-]|\s+(?:matter|longer|need|one|doubt|later|more)\b))\b"
 )
 _CLAUSE = LazyRegex(r"[.;!?](?:\s|$)|,\s+(?:but|and|so)\s")
-
-def _w(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # The words each feature cannot do without: per feature, gates of word classes, one of which

@@ -38,11 +38,7 @@ what `families` needs: no word for instructions, or no verb of dismissal.
 from __future__ import annotations
 
 from engram.safety.lazy_regex import LazyRegex
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from engram.safety.wordclass import words as _words
 
 _DISMISS = r"ignore|disregard|forget"
 _BEFORE = r"above|previous|prior|preceding|earlier|foregoing"

@@ -22,11 +22,7 @@ import re
 
 from engram.safety import claims
 from engram.safety.lazy_regex import LazyRegex
-
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
+from engram.safety.wordclass import words as _words
 
 # Verbs that defeat a safeguard whatever it is, and verbs that switch a setting off: a team
 # switches its own product's filters and settings off ("disable the safety settings in the
