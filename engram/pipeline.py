@@ -222,12 +222,17 @@ def _respelled(scopes: Scopes, anchors: tuple[str, ...], said: tuple[str, ...],
                 read[anchor] = tuple(word for word in concept if word in have)
         elif anchor in typed:
             word = typed[anchor]
-            found = held(spelling.one_slip_away(word, anchor))
+            slipped = spelling.one_slip_away(word, anchor)
             if len(word) < spelling.MIN_SLIP_LENGTH:
-                sure = held(spelling.one_letter_apart(word, anchor))
-                if found and not sure:
+                # (one look-up for both readings: a short word is read only a letter apart, and
+                # set aside as a slip when it is only some other slip away)
+                apart = spelling.one_letter_apart(word, anchor)
+                have = held([*slipped, *apart])
+                found = have.intersection(apart)
+                if not found and not have.isdisjoint(slipped):
                     slips.add(anchor)
-                found = sure
+            else:
+                found = held(slipped)
             if found:
                 freq: Counter[str] = Counter()
                 for index in scopes.indexes:
